@@ -1,0 +1,101 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode (strict concurrency) and explicit
+/// existentials, so `any` marks every dynamic dispatch on the hot path.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let x509 = Target.Dependency.product(name: "X509", package: "swift-certificates")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
+let histogram = Target.Dependency.product(name: "Histogram", package: "hdrhistogram-swift")
+let yams = Target.Dependency.product(name: "Yams", package: "Yams")
+let dequeModule = Target.Dependency.product(name: "DequeModule", package: "swift-collections")
+
+let package = Package(
+    name: "salvo",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "salvo", targets: ["salvo"]),
+        .library(name: "SalvoKafka", targets: ["SalvoKafka"]),
+        .library(name: "SalvoHTTP2", targets: ["SalvoHTTP2"]),
+        .library(name: "SalvoAPNs", targets: ["SalvoAPNs"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // MARK: C libraries (Debian packages, found through pkg-config)
+        .systemLibrary(
+            name: "CRdKafka",
+            pkgConfig: "rdkafka",
+            providers: [.apt(["librdkafka-dev"]), .brew(["librdkafka"])]
+        ),
+        .systemLibrary(
+            name: "CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]
+        ),
+
+        // MARK: Libraries
+        .target(
+            name: "SalvoKafka",
+            dependencies: ["CRdKafka", logging, dequeModule],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SalvoHTTP2",
+            dependencies: ["CNGHTTP2", nioCore],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SalvoAPNs",
+            dependencies: ["SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, logging, metrics, dequeModule],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: The executable
+        .executableTarget(
+            name: "salvo",
+            dependencies: ["SalvoKafka", "SalvoAPNs", argumentParser, logging],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "SalvoKafkaTests",
+            dependencies: ["SalvoKafka"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SalvoHTTP2Tests",
+            dependencies: ["SalvoHTTP2", "CNGHTTP2", nioCore, nioPosix, nioSSL],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SalvoAPNsTests",
+            dependencies: ["SalvoAPNs", nioCore, nioPosix, nioSSL, crypto, x509],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)
