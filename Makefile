@@ -1,0 +1,38 @@
+# Salvo: the two commands a newcomer runs are `make demo` and `make test` (see README.md).
+# Every target installs what it needs and is safe to re-run.
+SHELL := /bin/bash
+export PATH := $(PATH):/opt/swift/usr/bin
+SWIFT ?= swift
+SWIFT_JOBS ?=
+RELEASE_BIN := .build/release/salvo
+
+.PHONY: demo test deps test-deps build build-release bench-kafka clean
+
+## demo: build a release salvo and run the whole pipeline on the embedded default
+demo: deps build-release
+	$(RELEASE_BIN) demo
+
+## test: install packages and the test broker, build, and run every test against a real broker
+test: test-deps
+	$(SWIFT) build --build-tests $(SWIFT_JOBS)
+	scripts/with-broker.sh $(SWIFT) test --skip-build --no-parallel
+
+deps:
+	scripts/install-deps.sh build
+
+test-deps:
+	scripts/install-deps.sh test
+	scripts/install-test-broker.sh
+
+build: deps
+	$(SWIFT) build $(SWIFT_JOBS)
+
+build-release: deps
+	$(SWIFT) build -c release --product salvo $(SWIFT_JOBS)
+
+## bench-kafka: consume and produce cost, CPU-seconds per 100k messages, release build, real broker
+bench-kafka: test-deps build-release
+	scripts/with-broker.sh $(RELEASE_BIN) bench kafka
+
+clean:
+	rm -rf .build
