@@ -38,7 +38,9 @@ import Testing
     }
 
     @Test func topics() throws {
-        #expect(try APNsTopic("com.example.app").string == "com.example.app")
+        #expect(try APNsTopic(String("com.example.app")).string == "com.example.app")
+        let literal: APNsTopic = "com.example.app"
+        #expect(literal.string == "com.example.app")
         #expect(try APNsTopic(String(repeating: "a", count: 255)).headerValue.count == 255)
         for bad in ["", "com example", "com.example\u{7F}", String(repeating: "a", count: 256), "com.exämple"] {
             let error = #expect(throws: APNsError.self, "\(bad)") { try APNsTopic(bad) }

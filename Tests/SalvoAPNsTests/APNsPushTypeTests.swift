@@ -25,7 +25,7 @@ import Testing
         let topic = try type.topic(forBundleID: Self.bundle)
         #expect(type.violation(topic: topic, priority: priority) == nil)
         if let suffix = type.topicSuffix {
-            #expect(type.violation(topic: APNsTopic(Self.bundle), priority: priority) == .badTopic)
+            #expect(type.violation(topic: try APNsTopic(Self.bundle), priority: priority) == .badTopic)
             // The suffix alone has no bundle id in front of it.
             #expect(type.violation(topic: try APNsTopic(suffix), priority: priority) == .badTopic)
         }

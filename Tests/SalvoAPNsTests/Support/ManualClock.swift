@@ -27,6 +27,9 @@ final class ManualClock: Clock {
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .zero }
 
+    /// Tasks currently sleeping on this clock.
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
     /// Moves time forward and wakes every sleeper whose deadline has passed.
     func advance(by duration: Duration) {
         let due = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
