@@ -25,6 +25,23 @@ struct APNsTokenStateMachine<C: Clock>: Sendable where C.Duration == Duration {
         var refreshAt: Instant
     }
 
+    /// What exists once a first token was signed.
+    private struct Active: Sendable {
+        var current: Issued
+        /// The token before `current`, still owed to connections that switched to it recently.
+        var previous: Issued?
+        /// One caller is signing the replacement of `current`.
+        var isSigning = false
+        /// APNs declared `current` expired: replace it as soon as the 20-minute floor allows.
+        var isRefreshForced = false
+    }
+
+    private enum State: Sendable {
+        /// No token yet: every caller signs, the first result is kept.
+        case idle
+        case active(Active)
+    }
+
     /// The generation a connection last switched to, and when.
     private struct Holding: Sendable {
         var generation: UInt64
@@ -32,10 +49,7 @@ struct APNsTokenStateMachine<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     private let policy: APNsTokenRefreshPolicy
-    private var current: Issued?
-    private var previous: Issued?
-    private var isSigning = false
-    private var isRefreshForced = false
+    private var state = State.idle
     private var holdings: [APNsConnectionID: Holding] = [:]
 
     init(policy: APNsTokenRefreshPolicy) {
@@ -44,51 +58,55 @@ struct APNsTokenStateMachine<C: Clock>: Sendable where C.Duration == Duration {
 
     /// A connection needs a token for its next request.
     mutating func tokenRequested(by connection: APNsConnectionID, now: Instant) -> Action {
-        guard let current else {
-            // Several callers may race here at start-up; each signs, the first result is kept.
-            isSigning = true
+        guard case .active(var active) = state else { return .sign }
+        let age = active.current.signedAt.duration(to: now)
+        let isDue = now >= active.current.refreshAt || active.isRefreshForced || age >= APNsTokenRefreshPolicy.maximumAge
+        // One signer at a time, unless the token is too old to send at all.
+        if isDue, age >= APNsTokenRefreshPolicy.minimumInterval, !active.isSigning || age >= APNsTokenRefreshPolicy.maximumAge {
+            active.isSigning = true
+            state = .active(active)
             return .sign
         }
-        let age = current.signedAt.duration(to: now)
-        let isDue = now >= current.refreshAt || isRefreshForced || age >= APNsTokenRefreshPolicy.maximumAge
-        if isDue, age >= APNsTokenRefreshPolicy.minimumInterval {
-            // One signer at a time, unless the token is too old to send at all.
-            if !isSigning || age >= APNsTokenRefreshPolicy.maximumAge {
-                isSigning = true
-                return .sign
-            }
-        }
-        return .use(handOut(to: connection, now: now, current: current))
+        return .use(handOut(to: connection, now: now, active: active))
     }
 
     /// The caller signed a token at `now` (as asked by ``Action/sign``); `jitter` in 0…1 picks its
     /// refresh age. Returns the token the connection must use: the new one, or, if a concurrent
     /// signer got there first, whatever the rules give.
     mutating func tokenSigned(_ token: APNsAuthorization, by connection: APNsConnectionID, now: Instant, jitter: Double) -> APNsAuthorization {
-        if current == nil || isSigning {
-            let generation = (current?.token.generation ?? 0) + 1
-            previous = current
-            current = Issued(
-                token: token.numbered(generation),
-                signedAt: now,
-                refreshAt: now.advanced(by: policy.refreshAge(jitter: jitter))
-            )
-            isSigning = false
-            isRefreshForced = false
+        let replaced: Issued?
+        switch state {
+        case .active(let active) where !active.isSigning:
+            return handOut(to: connection, now: now, active: active)
+        case .active(let active):
+            replaced = active.current
+        case .idle:
+            replaced = nil
         }
-        return handOut(to: connection, now: now, current: current!)
+        let issued = Issued(
+            token: token.numbered((replaced?.token.generation ?? 0) + 1),
+            signedAt: now,
+            refreshAt: now.advanced(by: policy.refreshAge(jitter: jitter))
+        )
+        let active = Active(current: issued, previous: replaced)
+        state = .active(active)
+        return handOut(to: connection, now: now, active: active)
     }
 
     /// Signing failed: let the next request try again.
     mutating func signingFailed() {
-        isSigning = false
+        if case .active(var active) = state {
+            active.isSigning = false
+            state = .active(active)
+        }
     }
 
     /// APNs answered ExpiredProviderToken to a request carrying `generation` on `connection`.
     /// Forces one refresh of that generation (still no sooner than 20 minutes after it was signed).
     mutating func expiredTokenReported(by connection: APNsConnectionID, generation: UInt64, now: Instant) -> APNsExpiredTokenAction {
-        if let current, current.token.generation == generation {
-            isRefreshForced = true
+        if case .active(var active) = state, active.current.token.generation == generation {
+            active.isRefreshForced = true
+            state = .active(active)
         }
         guard let holding = holdings[connection] else { return .replayOnSameConnection }
         return holding.since.duration(to: now) >= APNsTokenRefreshPolicy.minimumInterval
@@ -106,18 +124,18 @@ struct APNsTokenStateMachine<C: Clock>: Sendable where C.Duration == Duration {
 
     /// The current token, unless the connection switched to the previous one less than 20 minutes
     /// ago and that one is still young enough to send.
-    private mutating func handOut(to connection: APNsConnectionID, now: Instant, current: Issued) -> APNsAuthorization {
-        let generation = current.token.generation
-        if let holding = holdings[connection], holding.generation != generation {
-            if let previous, holding.generation == previous.token.generation,
-               holding.since.duration(to: now) < APNsTokenRefreshPolicy.minimumInterval,
-               previous.signedAt.duration(to: now) < APNsTokenRefreshPolicy.maximumAge {
-                return previous.token
-            }
+    private mutating func handOut(to connection: APNsConnectionID, now: Instant, active: Active) -> APNsAuthorization {
+        let generation = active.current.token.generation
+        let holding = holdings[connection]
+        if let holding, holding.generation != generation, let previous = active.previous,
+           holding.generation == previous.token.generation,
+           holding.since.duration(to: now) < APNsTokenRefreshPolicy.minimumInterval,
+           previous.signedAt.duration(to: now) < APNsTokenRefreshPolicy.maximumAge {
+            return previous.token
         }
-        if holdings[connection]?.generation != generation {
+        if holding?.generation != generation {
             holdings[connection] = Holding(generation: generation, since: now)
         }
-        return current.token
+        return active.current.token
     }
 }

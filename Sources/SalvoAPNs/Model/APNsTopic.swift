@@ -26,7 +26,9 @@ public struct APNsTopic: Sendable, Hashable, CustomStringConvertible, Expressibl
         self.headerValue = Array(headerValue)
     }
 
-    /// For literals in code and tests; a malformed literal is a programming error.
+    /// For literals in code and tests; a malformed literal is a programming error and traps.
+    /// Note that `APNsTopic("literal")` also takes this path (SE-0213); topics from configuration
+    /// or input go through the throwing ``init(_:)`` with a `String` value.
     public init(stringLiteral value: String) {
         do {
             try self.init(value)
