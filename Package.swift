@@ -70,7 +70,7 @@ let package = Package(
         ),
         .target(
             name: "SalvoAPNs",
-            dependencies: ["SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, logging, metrics, dequeModule],
+            dependencies: ["SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule],
             swiftSettings: swiftSettings
         ),
 

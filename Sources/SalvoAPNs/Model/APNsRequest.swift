@@ -1,0 +1,87 @@
+import NIOCore
+
+/// One notification, validated and ready to send: the target token, the job's shared headers, the
+/// optional apns-id and the payload bytes.
+///
+/// The payload is opaque: it is checked for size and for being shaped like a JSON object
+/// (`{` … `}` around optional whitespace), never decoded or re-encoded. A campaign shares one
+/// payload buffer between all its requests (ByteBuffer slices share storage).
+public struct APNsRequest: Sendable {
+    public let token: DeviceToken
+    public let headers: APNsRequestHeaders
+    /// Nil lets APNs assign one (it is then only known from the response).
+    public let apnsID: APNsID?
+    public let payload: ByteBuffer
+
+    /// `POST` as bytes, the only method APNs accepts.
+    public static let method: [UInt8] = Array("POST".utf8)
+
+    /// Checks the payload against the push type's rules (empty → `PayloadEmpty`, over 4096 bytes
+    /// or 5120 for VoIP → `PayloadTooLarge`, not an object → refused before sending).
+    public init(token: DeviceToken, headers: APNsRequestHeaders, apnsID: APNsID? = nil, payload: ByteBuffer) throws(APNsError) {
+        try Self.checkPayload(payload.readableBytesView, pushType: headers.pushType)
+        self.token = token
+        self.headers = headers
+        self.apnsID = apnsID
+        self.payload = payload
+    }
+
+    /// Convenience for a single notification: validates the headers and the payload at once.
+    public init(
+        token: DeviceToken,
+        topic: APNsTopic,
+        pushType: APNsPushType,
+        priority: APNsPriority? = nil,
+        expiration: APNsExpiration? = nil,
+        collapseID: APNsCollapseID? = nil,
+        apnsID: APNsID? = nil,
+        payload: ByteBuffer
+    ) throws(APNsError) {
+        let headers = try APNsRequestHeaders(
+            topic: topic,
+            pushType: pushType,
+            priority: priority,
+            expiration: expiration,
+            collapseID: collapseID
+        )
+        try self.init(token: token, headers: headers, apnsID: apnsID, payload: payload)
+    }
+
+    /// The `:path`, `/3/device/<token>`.
+    public var path: [UInt8] { token.path }
+
+    /// The request's header fields in sending order: the job's shared fields, then `apns-id` and
+    /// `authorization` when given (token authentication; nil for certificate connections).
+    public func headerFields(authorization: APNsAuthorization?) -> [APNsHeaderField] {
+        var fields = headers.fields
+        fields.reserveCapacity(fields.count + 2)
+        if let apnsID {
+            fields.append(APNsHeaderField(name: APNsHeaderField.Name.apnsID, value: apnsID.headerValue))
+        }
+        if let authorization {
+            fields.append(APNsHeaderField(name: APNsHeaderField.Name.authorization, value: authorization.headerValue))
+        }
+        return fields
+    }
+
+    /// The payload rules, usable on their own (for example to check a job's payload once before
+    /// fanning it out).
+    public static func checkPayload(_ payload: some BidirectionalCollection<UInt8>, pushType: APNsPushType) throws(APNsError) {
+        let size = payload.count
+        if size == 0 {
+            throw APNsError(code: .payloadEmpty, message: "payload is empty", reason: .payloadEmpty)
+        }
+        if size > pushType.maximumPayloadSize {
+            throw APNsError(
+                code: .payloadTooLarge,
+                message: "payload has \(size) bytes; \(pushType) pushes allow at most \(pushType.maximumPayloadSize)",
+                reason: .payloadTooLarge
+            )
+        }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard payload.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
+              payload.last(where: { !isSpace($0) }) == UInt8(ascii: "}") else {
+            throw APNsError(code: .payloadNotJSONObject, message: "payload must be a JSON object ({ … })")
+        }
+    }
+}

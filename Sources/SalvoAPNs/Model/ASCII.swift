@@ -1,0 +1,52 @@
+/// Byte-level helpers shared by the model types and the validator, so header values are checked
+/// and produced without building Strings on the hot path.
+enum ASCII {
+    static let lowercaseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// The value of a hexadecimal digit (either case), or nil.
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte &- UInt8(ascii: "A") &+ 10
+        default: return nil
+        }
+    }
+
+    /// A non-negative decimal integer without sign or leading `+`, or nil on any other byte or on
+    /// overflow. Leading zeros are accepted ("0" is a valid expiration).
+    static func parseDecimal(_ bytes: some Collection<UInt8>) -> Int64? {
+        guard !bytes.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte &- UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// The decimal digits of a non-negative integer.
+    static func decimalBytes(_ value: Int64) -> [UInt8] {
+        precondition(value >= 0, "only non-negative values are encoded")
+        return Array(String(value).utf8)
+    }
+
+    /// Visible ASCII (0x21…0x7E): what topics may hold.
+    @inline(__always)
+    static func isVisible(_ byte: UInt8) -> Bool {
+        byte >= 0x21 && byte <= 0x7E
+    }
+
+    /// Compares bytes with a lowercase ASCII literal, ignoring the case of `bytes`.
+    static func equalsCaseInsensitive(_ bytes: some Collection<UInt8>, lowercase: [UInt8]) -> Bool {
+        guard bytes.count == lowercase.count else { return false }
+        return zip(bytes, lowercase).allSatisfy { a, b in
+            let lowered = (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z")) ? a | 0x20 : a
+            return lowered == b
+        }
+    }
+}

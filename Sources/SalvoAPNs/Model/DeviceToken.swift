@@ -1,0 +1,95 @@
+/// A validated APNs device token.
+///
+/// Apple documents tokens as opaque and variable length (today 32 bytes, 64 hex characters), so
+/// any even count of 16…200 hexadecimal characters is accepted and everything else is refused
+/// before sending (APNs would answer `BadDeviceToken`). The token is stored once, normalized to
+/// lowercase, already inside the request path `/3/device/<token>`: sending it costs no copy, and
+/// two spellings of one token compare and hash equal (deduplication, per-token rate limits).
+public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
+    /// Fewest hex characters accepted. Default tokens have 64.
+    public static let minimumHexLength = 16
+    /// Most hex characters accepted.
+    public static let maximumHexLength = 200
+
+    static let pathPrefix: [UInt8] = Array("/3/device/".utf8)
+
+    /// `/3/device/<lowercase hex>`, the `:path` of the request.
+    public let path: [UInt8]
+
+    /// Parses a hexadecimal token in either case.
+    public init(hex: String) throws(APNsError) {
+        try self.init(hexBytes: hex.utf8)
+    }
+
+    /// Parses hexadecimal ASCII bytes in either case (for example a slice of a Kafka message).
+    public init(hexBytes: some Collection<UInt8>) throws(APNsError) {
+        guard let path = Self.path(forHex: hexBytes) else {
+            throw APNsError(
+                code: .invalidDeviceToken,
+                message: "device token must be an even number of \(Self.minimumHexLength)…\(Self.maximumHexLength) hex characters, got \(hexBytes.count) bytes",
+                reason: .badDeviceToken
+            )
+        }
+        self.path = path
+    }
+
+    /// Encodes a binary token (as iOS hands it to the app) as hex.
+    public init(bytes: some Collection<UInt8>) throws(APNsError) {
+        let hexLength = bytes.count * 2
+        guard hexLength >= Self.minimumHexLength, hexLength <= Self.maximumHexLength else {
+            throw APNsError(
+                code: .invalidDeviceToken,
+                message: "binary device token must have \(Self.minimumHexLength / 2)…\(Self.maximumHexLength / 2) bytes, got \(bytes.count)",
+                reason: .badDeviceToken
+            )
+        }
+        var path = Self.pathPrefix
+        path.reserveCapacity(Self.pathPrefix.count + hexLength)
+        for byte in bytes {
+            path.append(ASCII.lowercaseHexDigits[Int(byte >> 4)])
+            path.append(ASCII.lowercaseHexDigits[Int(byte & 0x0F)])
+        }
+        self.path = path
+    }
+
+    /// Reads the token out of a request path (the mock server's side). Answers the reason APNs
+    /// gives: `BadPath` when the path is not `/3/device/…`, `MissingDeviceToken` when the token is
+    /// empty, `BadDeviceToken` when it is malformed.
+    public static func parse(path: some Collection<UInt8>) -> Result<DeviceToken, APNsReason> {
+        guard path.starts(with: pathPrefix) else { return .failure(.badPath) }
+        let hex = path.dropFirst(pathPrefix.count)
+        if hex.isEmpty { return .failure(.missingDeviceToken) }
+        if hex.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) { return .failure(.badPath) }
+        guard let normalized = Self.path(forHex: hex) else { return .failure(.badDeviceToken) }
+        return .success(DeviceToken(validatedPath: normalized))
+    }
+
+    private init(validatedPath: [UInt8]) {
+        self.path = validatedPath
+    }
+
+    /// The lowercase hex characters (the path without its prefix).
+    public var hexBytes: ArraySlice<UInt8> {
+        path[Self.pathPrefix.count...]
+    }
+
+    /// The lowercase hex string.
+    public var hex: String {
+        String(decoding: hexBytes, as: UTF8.self)
+    }
+
+    public var description: String { hex }
+
+    /// Validates and lowercases `hex` into a complete path, or nil if it is not a valid token.
+    private static func path(forHex hex: some Collection<UInt8>) -> [UInt8]? {
+        let count = hex.count
+        guard count >= minimumHexLength, count <= maximumHexLength, count % 2 == 0 else { return nil }
+        var path = pathPrefix
+        path.reserveCapacity(pathPrefix.count + count)
+        for byte in hex {
+            guard let value = ASCII.hexValue(byte) else { return nil }
+            path.append(ASCII.lowercaseHexDigits[Int(value)])
+        }
+        return path
+    }
+}

@@ -1,0 +1,43 @@
+import SalvoAPNs
+import Testing
+
+@Suite struct DeviceTokenTests {
+    static let canonical = String(repeating: "ab", count: 32)
+
+    @Test func normalizesToLowercaseInsideThePath() throws {
+        let token = try DeviceToken(hex: Self.canonical.uppercased())
+        #expect(token.hex == Self.canonical)
+        #expect(String(decoding: token.path, as: UTF8.self) == "/3/device/" + Self.canonical)
+        #expect(token == (try DeviceToken(hex: Self.canonical)))
+    }
+
+    @Test(arguments: [16, 64, 100, 160, 200])
+    func acceptsEvenLengthsWithinRange(length: Int) throws {
+        let hex = String(repeating: "0f", count: length / 2)
+        #expect(try DeviceToken(hex: hex).hex == hex)
+    }
+
+    @Test(arguments: ["", "abc", String(repeating: "a", count: 14), String(repeating: "a", count: 65),
+                      String(repeating: "a", count: 202), String(repeating: "g", count: 64),
+                      String(repeating: "a", count: 62) + " a", String(repeating: "a", count: 62) + "-a"])
+    func rejectsMalformedTokens(hex: String) {
+        let error = #expect(throws: APNsError.self) { try DeviceToken(hex: hex) }
+        #expect(error?.code == .invalidDeviceToken)
+        #expect(error?.reason == .badDeviceToken)
+    }
+
+    @Test func encodesBinaryTokens() throws {
+        let token = try DeviceToken(bytes: [0x00, 0x01, 0xAB, 0xFF, 0x10, 0x20, 0x30, 0x40])
+        #expect(token.hex == "0001abff10203040")
+        #expect(throws: APNsError.self) { try DeviceToken(bytes: [0x01, 0x02]) }
+    }
+
+    @Test func parsesServerSidePaths() throws {
+        #expect(try DeviceToken.parse(path: Array(("/3/device/" + Self.canonical).utf8)).get() == DeviceToken(hex: Self.canonical))
+        #expect(DeviceToken.parse(path: Array("/3/device/".utf8)) == .failure(.missingDeviceToken))
+        #expect(DeviceToken.parse(path: Array("/3/device/xyz".utf8)) == .failure(.badDeviceToken))
+        #expect(DeviceToken.parse(path: Array("/2/device/abcd".utf8)) == .failure(.badPath))
+        #expect(DeviceToken.parse(path: Array(("/3/device/" + Self.canonical + "/x").utf8)) == .failure(.badPath))
+        #expect(DeviceToken.parse(path: Array(("/3/device/" + Self.canonical + "?a=b").utf8)) == .failure(.badPath))
+    }
+}
