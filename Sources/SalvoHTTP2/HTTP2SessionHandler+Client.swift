@@ -183,12 +183,20 @@ extension HTTP2SessionHandler {
         }
         for streamID in expired {
             guard let promise = self.clientStreams[streamID]?.promise else { continue }
-            self.clientStreams[streamID]?.promise = nil
             self.pendingCompletions.append(
                 (promise, .failure(HTTP2Error(.timeout, "no response on stream \(streamID) before its deadline"))))
+            if streamID > session.highestSentHeadersStreamID {
+                // Still queued in nghttp2 (no stream credit yet): the reset below cancels it
+                // unsent, and nghttp2 reports that only when the queue moves, so release its
+                // credit now.
+                self.clientStreams[streamID] = nil
+                self.creditChanged(self.stateMachine.streamFinished())
+            } else {
+                self.clientStreams[streamID]?.promise = nil
+            }
             // Only streams with a pending promise are here: the server has not ended them (a
             // stream the server ended was answered at once), so a CANCEL cannot trip
-            // rapid-reset protection. A request still queued in nghttp2 is dropped unsent.
+            // rapid-reset protection.
             try? session.submitReset(streamID: streamID, errorCode: .cancel)
         }
         if let earliest { self.scheduleTimeout(at: earliest) }
