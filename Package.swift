@@ -89,7 +89,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SalvoHTTP2Tests",
-            dependencies: ["SalvoHTTP2", "CNGHTTP2", nioCore, nioPosix, nioSSL],
+            dependencies: [
+                "SalvoHTTP2", "CNGHTTP2", nioCore, nioPosix, nioSSL, x509, crypto,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

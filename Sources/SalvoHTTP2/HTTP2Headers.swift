@@ -1,0 +1,177 @@
+import NIOCore
+
+/// An ordered list of HTTP/2 header fields, kept as bytes in one `ByteBuffer`.
+///
+/// Why bytes and not `[(String, String)]`: a request or response on the hot path then costs one
+/// allocation for all its fields, nghttp2 can be handed pointers into the buffer without building
+/// Swift strings, and duplicates and the order received are preserved (the mock APNs detects
+/// `DuplicateHeaders`). Lookups are linear, which beats hashing for the ten or so fields a
+/// request carries. Names are matched ASCII case-insensitively.
+public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// Entries laid out as `[UInt16 name length][UInt32 value length][name][value]`.
+    private(set) var storage: ByteBuffer
+    /// The number of fields.
+    public private(set) var count: Int
+
+    static let entryHeaderSize = 6
+
+    /// An empty list; `minimumCapacity` reserves bytes for names, values and 6 bytes per field.
+    public init(minimumCapacity: Int = 0) {
+        self.storage = ByteBufferAllocator().buffer(capacity: minimumCapacity)
+        self.count = 0
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The fields in `pairs`, in order, duplicates kept.
+    public init(_ pairs: [(String, String)]) {
+        var bytes = 0
+        for (name, value) in pairs { bytes += Self.entryHeaderSize + name.utf8.count + value.utf8.count }
+        self.init(minimumCapacity: bytes)
+        for (name, value) in pairs { self.add(name: name, value: value) }
+    }
+
+    public var isEmpty: Bool { self.count == 0 }
+
+    /// Appends a field. Names should be lower case (HTTP/2 requires it; nghttp2 peers reject
+    /// upper-case names).
+    public mutating func add(name: String, value: String) {
+        let nameLength = name.utf8.count
+        let valueLength = value.utf8.count
+        precondition(nameLength <= Int(UInt16.max), "header name too long")
+        self.storage.reserveCapacity(minimumWritableBytes: Self.entryHeaderSize + nameLength + valueLength)
+        self.storage.writeInteger(UInt16(truncatingIfNeeded: nameLength))
+        self.storage.writeInteger(UInt32(truncatingIfNeeded: valueLength))
+        self.storage.writeString(name)
+        self.storage.writeString(value)
+        self.count += 1
+    }
+
+    /// Appends a field whose value is already bytes (a token, a pre-encoded JWT).
+    public mutating func add(name: String, value: ByteBuffer) {
+        let nameLength = name.utf8.count
+        precondition(nameLength <= Int(UInt16.max), "header name too long")
+        self.storage.writeInteger(UInt16(truncatingIfNeeded: nameLength))
+        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.readableBytes))
+        self.storage.writeString(name)
+        self.storage.writeImmutableBuffer(value)
+        self.count += 1
+    }
+
+    /// Appends every field of `other`, in order.
+    public mutating func add(contentsOf other: HTTP2Headers) {
+        self.storage.writeImmutableBuffer(other.storage)
+        self.count += other.count
+    }
+
+    /// Appends a field from bytes valid only for the duration of the call (nghttp2 callbacks).
+    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        self.storage.writeInteger(UInt16(truncatingIfNeeded: name.count))
+        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.count))
+        self.storage.writeBytes(name)
+        self.storage.writeBytes(value)
+        self.count += 1
+    }
+
+    /// The first value of the field `name`, as a string.
+    public func first(name: String) -> String? {
+        guard let range = self.firstValueRange(name: name) else { return nil }
+        return self.storage.getString(at: range.lowerBound, length: range.count)
+    }
+
+    /// The first value of the field `name`, as bytes sharing this list's storage (no copy).
+    public func firstBytes(name: String) -> ByteBuffer? {
+        guard let range = self.firstValueRange(name: name) else { return nil }
+        return self.storage.getSlice(at: range.lowerBound, length: range.count)
+    }
+
+    /// Every value of the field `name`, in order.
+    public func values(name: String) -> [String] {
+        self.compactMap { $0.name.utf8.elementsEqualIgnoringASCIICase(name.utf8) ? $0.value : nil }
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(name: String) -> Bool {
+        self.firstValueRange(name: name) != nil
+    }
+
+    /// How many fields are named `name` (the mock's duplicate-header check).
+    public func count(name: String) -> Int {
+        var found = 0
+        self.forEachEntry { nameRange, _ in
+            if self.nameMatches(nameRange, name) { found += 1 }
+            return true
+        }
+        return found
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(storage: self.storage)
+    }
+
+    public struct Iterator: IteratorProtocol {
+        var storage: ByteBuffer
+
+        public mutating func next() -> HTTP2Header? {
+            guard let nameLength = self.storage.readInteger(as: UInt16.self),
+                let valueLength = self.storage.readInteger(as: UInt32.self),
+                let name = self.storage.readString(length: Int(nameLength)),
+                let value = self.storage.readString(length: Int(valueLength))
+            else { return nil }
+            return HTTP2Header(name: name, value: value)
+        }
+    }
+
+    public static func == (lhs: HTTP2Headers, rhs: HTTP2Headers) -> Bool {
+        lhs.count == rhs.count && lhs.storage == rhs.storage
+    }
+
+    /// Walks the entries as (name range, value range) in `storage`'s index space; `body`
+    /// returns false to stop.
+    func forEachEntry(_ body: (Range<Int>, Range<Int>) -> Bool) {
+        var index = self.storage.readerIndex
+        let end = self.storage.writerIndex
+        while index < end {
+            guard let nameLength = self.storage.getInteger(at: index, as: UInt16.self),
+                let valueLength = self.storage.getInteger(at: index + 2, as: UInt32.self)
+            else { return }
+            let nameStart = index + Self.entryHeaderSize
+            let valueStart = nameStart + Int(nameLength)
+            let valueEnd = valueStart + Int(valueLength)
+            if !body(nameStart..<valueStart, valueStart..<valueEnd) { return }
+            index = valueEnd
+        }
+    }
+
+    private func firstValueRange(name: String) -> Range<Int>? {
+        var result: Range<Int>?
+        self.forEachEntry { nameRange, valueRange in
+            if self.nameMatches(nameRange, name) {
+                result = valueRange
+                return false
+            }
+            return true
+        }
+        return result
+    }
+
+    private func nameMatches(_ range: Range<Int>, _ name: String) -> Bool {
+        guard range.count == name.utf8.count else { return false }
+        return self.storage.withUnsafeReadableBytes { bytes in
+            let offset = range.lowerBound - self.storage.readerIndex
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + range.count])
+                .elementsEqualIgnoringASCIICase(name.utf8)
+        }
+    }
+}
+
+extension Sequence<UInt8> {
+    /// Byte-wise equality where ASCII letters compare case-insensitively.
+    func elementsEqualIgnoringASCIICase(_ other: some Sequence<UInt8>) -> Bool {
+        self.elementsEqual(other) { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import NIOCore
+
+extension HTTP2SessionHandler {
+    /// Client: queues a request. `promise` completes with the response once the server ends the
+    /// stream, or fails with an `HTTP2Error` (`.notSent` is safe to replay). Costs no closure
+    /// or promise beyond `promise`. The request goes out on the next flush: call `flush()` after
+    /// a batch, or rely on the current read burst's end.
+    ///
+    /// - Parameter deadline: when passed before the server ended the response, the caller gets
+    ///   `.timeout` and the stream is reset with CANCEL (a stream the server already ended is
+    ///   never reset).
+    public func submit(_ request: HTTP2Request, deadline: NIODeadline? = nil, promise: EventLoopPromise<HTTP2Response>) {
+        guard self.mode == .client else {
+            promise.fail(HTTP2Error(.invalidOperation, "requests can only be submitted in client mode"))
+            return
+        }
+        guard let session = self.session else {
+            promise.fail(HTTP2Error(.notSent, "handler is not in a pipeline"))
+            return
+        }
+        if case .refuse(let reason) = self.stateMachine.submitRequest() {
+            promise.fail(HTTP2Error(.notSent, reason))
+            return
+        }
+        let streamID: Int32
+        do {
+            streamID = try session.submitRequest(request)
+        } catch {
+            self.creditChanged(self.stateMachine.streamFinished())
+            promise.fail(HTTP2Error(.notSent, error.message, libraryErrorCode: error.libraryErrorCode))
+            return
+        }
+        self.clientStreams[streamID] = HTTP2ClientStream(promise: promise, deadline: deadline)
+        if let deadline { self.scheduleTimeout(at: deadline) }
+    }
+
+    /// Sends a PING (keepalive); its ACK arrives as `HTTP2Event.pingAcknowledged` with the
+    /// round-trip time measured on the event loop's clock. Flushes unless in a read burst.
+    public func ping(data: UInt64? = nil) throws(HTTP2Error) {
+        guard let session = self.session, let context = self.context else {
+            throw HTTP2Error(.invalidOperation, "handler is not in a pipeline")
+        }
+        let data = data ?? self.nextPingData
+        self.nextPingData &+= 1
+        try session.submitPing(data: data)
+        // A peer that never answers must not grow this table without bound.
+        if self.outstandingPings.count >= 64 { self.outstandingPings.removeAll(keepingCapacity: true) }
+        self.outstandingPings[data] = context.eventLoop.now
+        self.flush()
+    }
+
+    // MARK: Called from the NGHTTP2SessionDelegate conformance
+
+    func clientReceivedHeaders(streamID: Int32, status: Int?, headers: HTTP2Headers, endStream: Bool) {
+        guard let index = self.clientStreams.index(forKey: streamID) else { return }
+        if let status {
+            // 1xx responses are informational; the final response follows.
+            guard status >= 200 else { return }
+            self.clientStreams.values[index].status = status
+            self.clientStreams.values[index].headers = headers
+        } else {
+            self.clientStreams.values[index].headers.add(contentsOf: headers)  // trailers
+        }
+        if endStream { self.completeResponse(at: index) }
+    }
+
+    func clientReceivedData(streamID: Int32, bytes: UnsafeRawBufferPointer) {
+        guard let index = self.clientStreams.index(forKey: streamID) else { return }
+        let received = self.clientStreams.values[index].body?.readableBytes ?? 0
+        guard received + bytes.count <= self.configuration.maxBodySize else {
+            if let promise = self.clientStreams.values[index].promise {
+                self.clientStreams.values[index].promise = nil
+                self.pendingCompletions.append(
+                    (promise, .failure(HTTP2Error(.invalidOperation, "response body exceeds \(self.configuration.maxBodySize) bytes"))))
+                try? self.session?.submitReset(streamID: streamID, errorCode: .cancel)
+            }
+            return
+        }
+        if self.clientStreams.values[index].body == nil {
+            self.clientStreams.values[index].body = ByteBufferAllocator().buffer(capacity: bytes.count)
+        }
+        self.clientStreams.values[index].body!.writeBytes(bytes)
+    }
+
+    func clientPeerEndedStream(streamID: Int32) {
+        guard let index = self.clientStreams.index(forKey: streamID) else { return }
+        self.completeResponse(at: index)
+    }
+
+    func clientStreamClosed(streamID: Int32, errorCode: HTTP2ErrorCode) {
+        guard let stream = self.clientStreams.removeValue(forKey: streamID) else { return }
+        self.creditChanged(self.stateMachine.streamFinished())
+        guard let promise = stream.promise else { return }
+        let error: HTTP2Error
+        if self.stateMachine.isAboveGoAway(streamID: streamID) {
+            error = HTTP2Error(.notSent, "stream \(streamID) above GOAWAY last stream id", http2ErrorCode: errorCode)
+        } else if errorCode == .refusedStream {
+            error = HTTP2Error(.notSent, "stream \(streamID) refused by the server", http2ErrorCode: errorCode)
+        } else {
+            error = HTTP2Error(.streamReset, "stream \(streamID) closed before a response", http2ErrorCode: errorCode)
+        }
+        self.pendingCompletions.append((promise, .failure(error)))
+    }
+
+    func clientDroppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
+        guard let stream = self.clientStreams.removeValue(forKey: streamID) else { return }
+        self.creditChanged(self.stateMachine.streamFinished())
+        guard let promise = stream.promise else { return }
+        self.pendingCompletions.append(
+            (promise, .failure(HTTP2Error(.notSent, "request on stream \(streamID) never sent", libraryErrorCode: libraryErrorCode))))
+    }
+
+    func clientReceivedSettings(_ settings: HTTP2RemoteSettings) {
+        self.creditChanged(self.stateMachine.remoteSettingsChanged(maxConcurrentStreams: settings.maxConcurrentStreams))
+    }
+
+    func clientReceivedPingAck(data: UInt64) {
+        guard let sent = self.outstandingPings.removeValue(forKey: data), let context = self.context else { return }
+        self.pendingEvents.append(.pingAcknowledged(HTTP2PingAck(data: data, roundTripTime: context.eventLoop.now - sent)))
+    }
+
+    /// Fails every caller still waiting, for a connection that is gone. Requests whose HEADERS
+    /// never left nghttp2 are `.notSent`; the others may have been processed.
+    func failAllStreams() {
+        guard !self.clientStreams.isEmpty else { return }
+        let highestSent = self.session?.highestSentHeadersStreamID ?? 0
+        for (streamID, stream) in self.clientStreams {
+            guard let promise = stream.promise else { continue }
+            let error =
+                streamID > highestSent || self.stateMachine.isAboveGoAway(streamID: streamID)
+                ? HTTP2Error(.notSent, "connection closed before stream \(streamID) was sent")
+                : HTTP2Error(.connectionLost, "connection closed before the response on stream \(streamID) ended")
+            self.pendingCompletions.append((promise, .failure(error)))
+        }
+        self.clientStreams.removeAll()
+    }
+
+    private func completeResponse(at index: Dictionary<Int32, HTTP2ClientStream>.Index) {
+        guard let promise = self.clientStreams.values[index].promise else { return }
+        self.clientStreams.values[index].promise = nil
+        let stream = self.clientStreams.values[index]
+        let result: Result<HTTP2Response, HTTP2Error>
+        if let status = stream.status {
+            result = .success(HTTP2Response(status: status, headers: stream.headers, body: stream.body))
+        } else {
+            result = .failure(HTTP2Error(.streamReset, "stream ended without a response status", http2ErrorCode: .protocolError))
+        }
+        self.pendingCompletions.append((promise, result))
+    }
+
+    private func creditChanged(_ action: StateMachine.CreditAction) {
+        if case .creditAvailable(let credit) = action { self.pendingEvents.append(.streamCreditAvailable(credit)) }
+    }
+
+    // MARK: Deadlines: one timer for all streams, set to the earliest deadline
+
+    private func scheduleTimeout(at deadline: NIODeadline) {
+        if let current = self.timeoutDeadline, current <= deadline { return }
+        guard let context = self.context else { return }
+        self.timeoutTask?.cancel()
+        self.timeoutDeadline = deadline
+        self.timeoutTask = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            self.timeoutTask = nil
+            self.timeoutDeadline = nil
+            self.expireStreams()
+        }
+    }
+
+    /// Fails every stream whose deadline passed, resets those the server has not ended, and
+    /// re-arms the timer for the earliest remaining deadline.
+    private func expireStreams() {
+        guard let context = self.context, let session = self.session else { return }
+        let now = context.eventLoop.now
+        var earliest: NIODeadline?
+        var expired: [Int32] = []
+        for (streamID, stream) in self.clientStreams {
+            guard stream.promise != nil, let deadline = stream.deadline else { continue }
+            if deadline <= now {
+                expired.append(streamID)
+            } else if earliest.map({ deadline < $0 }) ?? true {
+                earliest = deadline
+            }
+        }
+        for streamID in expired {
+            guard let promise = self.clientStreams[streamID]?.promise else { continue }
+            self.pendingCompletions.append(
+                (promise, .failure(HTTP2Error(.timeout, "no response on stream \(streamID) before its deadline"))))
+            if streamID > session.highestSentHeadersStreamID {
+                // Still queued in nghttp2 (no stream credit yet): the reset below cancels it
+                // unsent, and nghttp2 reports that only when the queue moves, so release its
+                // credit now.
+                self.clientStreams[streamID] = nil
+                self.creditChanged(self.stateMachine.streamFinished())
+            } else {
+                self.clientStreams[streamID]?.promise = nil
+            }
+            // Only streams with a pending promise are here: the server has not ended them (a
+            // stream the server ended was answered at once), so a CANCEL cannot trip
+            // rapid-reset protection.
+            try? session.submitReset(streamID: streamID, errorCode: .cancel)
+        }
+        if let earliest { self.scheduleTimeout(at: earliest) }
+        self.deliverPending()
+        self.flush()
+    }
+}

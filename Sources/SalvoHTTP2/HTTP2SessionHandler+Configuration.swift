@@ -1,0 +1,47 @@
+extension HTTP2SessionHandler {
+    /// Session settings. The defaults suit APNs traffic: many small concurrent requests on one
+    /// connection, with large windows so flow control never stalls a burst.
+    public struct Configuration: Sendable, Equatable {
+        /// SETTINGS_INITIAL_WINDOW_SIZE we advertise: bytes the peer may send on one stream
+        /// before nghttp2 acknowledges them. Default: 1 MiB.
+        public var initialStreamWindowSize: Int = 1 << 20
+        /// Our connection-level receive window. A server receiving a thousand 4 KiB payloads
+        /// at once needs more than HTTP/2's 64 KiB default. Default: 16 MiB.
+        public var connectionWindowSize: Int = 16 << 20
+        /// SETTINGS_MAX_CONCURRENT_STREAMS advertised in server mode: how many requests one
+        /// client may have open. Change it at run time with `setMaxConcurrentStreams(_:)`.
+        /// Client mode does not advertise it (server push is disabled). Default: 1000.
+        public var maxConcurrentStreams: Int = 1000
+        /// Client mode: the server's SETTINGS_MAX_CONCURRENT_STREAMS assumed until its first
+        /// SETTINGS arrive. Default: 100 (nghttp2's own assumption).
+        public var assumedPeerMaxConcurrentStreams: Int = 100
+        /// Bytes gathered into one write before writability is checked again; a whole read
+        /// burst's output normally fits in one write. Default: 256 KiB.
+        public var maxWriteSize: Int = 256 << 10
+        /// Largest request or response body accepted; a larger one resets its stream with
+        /// CANCEL (and fails the request in client mode). Default: 1 MiB.
+        public var maxBodySize: Int = 1 << 20
+
+        public init() {}
+
+        /// The one validation place; the handler calls it when it is added to a pipeline.
+        public func validate() throws(HTTP2Error) {
+            func require(_ condition: Bool, _ message: String) throws(HTTP2Error) {
+                if !condition { throw HTTP2Error(.invalidConfiguration, message) }
+            }
+            try require(
+                (0...Int(Int32.max)).contains(self.initialStreamWindowSize),
+                "initialStreamWindowSize must be within 0...2^31-1")
+            try require(
+                (65_535...Int(Int32.max)).contains(self.connectionWindowSize),
+                "connectionWindowSize must be within 65535...2^31-1")
+            try require(
+                (0...Int(UInt32.max)).contains(self.maxConcurrentStreams), "maxConcurrentStreams must be within 0...2^32-1")
+            try require(
+                (1...Int(UInt32.max)).contains(self.assumedPeerMaxConcurrentStreams),
+                "assumedPeerMaxConcurrentStreams must be within 1...2^32-1")
+            try require(self.maxWriteSize >= 16 * 1024, "maxWriteSize must be at least 16 KiB")
+            try require(self.maxBodySize >= 0, "maxBodySize must not be negative")
+        }
+    }
+}

@@ -1,0 +1,262 @@
+import NIOCore
+
+/// Drives one libnghttp2 session in memory mode over a NIO channel, as an HTTP/2 client (the
+/// APNs connection) or server (the mock APNs).
+///
+/// Bytes read from the channel go to nghttp2; what nghttp2 produces goes out as **one**
+/// `ByteBuffer` per flush: at the end of each read burst (`channelReadComplete`), on an explicit
+/// `flush()`, or when a timer or control frame needs it. nghttp2's callbacks only record state;
+/// promises, pipeline events and delivered requests are acted on after nghttp2 returns.
+///
+/// Client use, from code on the channel's event loop holding the handler (a connection or pool):
+/// ```
+/// handler.submit(request, deadline: .now() + .seconds(10), promise: promise)
+/// handler.flush()   // or let the current read burst's channelReadComplete flush
+/// ```
+/// or pipeline style: `channel.writeAndFlush(HTTP2Command.request(request, deadline: nil, response: promise))`.
+/// Server use: the next handler receives `HTTP2ReceivedRequest`s and writes
+/// `HTTP2Command.respond(streamID:_:)` back, in any order, at any time.
+///
+/// Events (`HTTP2Event`) travel as user inbound events. Every method must be called on the
+/// channel's event loop.
+public final class HTTP2SessionHandler: ChannelDuplexHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias InboundOut = HTTP2ReceivedRequest
+    public typealias OutboundIn = HTTP2Command
+    public typealias OutboundOut = ByteBuffer
+
+    public enum Mode: Sendable, Equatable {
+        case client
+        case server
+    }
+
+    public let mode: Mode
+    public let configuration: Configuration
+
+    var session: NGHTTP2Session?
+    var context: ChannelHandlerContext?
+    var stateMachine: StateMachine
+    var clientStreams: [Int32: HTTP2ClientStream] = [:]
+    var serverStreams: [Int32: HTTP2ServerStream] = [:]
+    /// Server: streams the peer opened over the connection's life.
+    public internal(set) var totalStreamCount = 0
+
+    // Work recorded inside nghttp2 callbacks, acted on after it returns.
+    var pendingEvents: [HTTP2Event] = []
+    var pendingCompletions: [(EventLoopPromise<HTTP2Response>, Result<HTTP2Response, HTTP2Error>)] = []
+    var pendingRequests: [HTTP2ReceivedRequest] = []
+    private var isDeliveringPending = false
+
+    /// Between channelRead and channelReadComplete: flushes wait for the burst's end.
+    private var inReadBurst = false
+
+    var timeoutTask: Scheduled<Void>?
+    var timeoutDeadline: NIODeadline?
+    var outstandingPings: [UInt64: NIODeadline] = [:]
+    var nextPingData: UInt64 = 1
+    public internal(set) var lastGoAwayReceived: HTTP2GoAway?
+
+    public init(mode: Mode, configuration: Configuration = Configuration()) {
+        self.mode = mode
+        self.configuration = configuration
+        self.stateMachine = StateMachine(assumedPeerMaxConcurrentStreams: configuration.assumedPeerMaxConcurrentStreams)
+    }
+
+    // MARK: Facts for the layer above
+
+    /// Client: the peer's SETTINGS_MAX_CONCURRENT_STREAMS and the requests open now.
+    public var streamCredit: HTTP2StreamCredit { self.stateMachine.credit }
+
+    /// Streams open now: requests in flight (client) or peer streams not yet closed (server).
+    public var openStreamCount: Int {
+        self.mode == .client ? self.stateMachine.credit.openStreams : self.serverStreams.count
+    }
+
+    /// The peer's SETTINGS in force (before its first SETTINGS: nghttp2's assumptions).
+    public var remoteSettings: HTTP2RemoteSettings? { self.session?.remoteSettings }
+
+    // MARK: Lifecycle
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        do {
+            try self.configuration.validate()
+            self.session = try NGHTTP2Session(options: self.sessionOptions(), delegate: self)
+        } catch {
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+            return
+        }
+        if context.channel.isActive {
+            self.stateMachine.channelActive()
+            self.flushSession()
+        }
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        self.failAllStreams()
+        self.deliverPending()
+        self.timeoutTask?.cancel()
+        self.timeoutTask = nil
+        self.session = nil
+        self.context = nil
+    }
+
+    public func channelActive(context: ChannelHandlerContext) {
+        self.stateMachine.channelActive()
+        self.flushSession()
+        context.fireChannelActive()
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        self.stateMachine.channelInactive()
+        self.failAllStreams()
+        self.timeoutTask?.cancel()
+        self.timeoutTask = nil
+        self.deliverPending()
+        context.fireChannelInactive()
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session = self.session else { return }
+        self.inReadBurst = true
+        do {
+            try session.receive(self.unwrapInboundIn(data))
+        } catch {
+            self.inReadBurst = false
+            self.flushSession()  // nghttp2 may have queued a GOAWAY explaining the error
+            self.deliverPending()
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+            return
+        }
+        self.deliverPending()
+    }
+
+    public func channelReadComplete(context: ChannelHandlerContext) {
+        self.inReadBurst = false
+        self.flushSession()
+        context.fireChannelReadComplete()
+    }
+
+    public func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { self.flushSession() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        do {
+            switch self.unwrapOutboundIn(data) {
+            case .request(let request, let deadline, let response):
+                self.submit(request, deadline: deadline, promise: response)
+            case .respond(let streamID, let response):
+                try self.respond(streamID: streamID, response)
+            case .resetStream(let streamID, let errorCode):
+                try self.resetStream(streamID: streamID, errorCode: errorCode)
+            case .setMaxConcurrentStreams(let value):
+                try self.setMaxConcurrentStreams(value)
+            case .goAway(let errorCode, let debugData):
+                try self.goAway(errorCode: errorCode, debugData: debugData)
+            case .ping(let data):
+                try self.ping(data: data)
+            }
+            promise?.succeed()
+        } catch {
+            promise?.fail(error)
+        }
+    }
+
+    public func flush(context: ChannelHandlerContext) {
+        self.flush()
+    }
+
+    // MARK: Flushing
+
+    /// Writes what nghttp2 has queued, unless a read burst is in progress (its end flushes).
+    public func flush() {
+        guard !self.inReadBurst else { return }
+        self.flushSession()
+    }
+
+    /// Drains nghttp2's output into as few buffers as possible (normally one), writes them with
+    /// one flush, and stops while the channel is not writable (nghttp2 keeps the rest).
+    func flushSession() {
+        guard let session = self.session, let context = self.context, context.channel.isActive else { return }
+        var wrote = false
+        var more = true
+        do {
+            while more && context.channel.isWritable {
+                var buffer: ByteBuffer?
+                more = try session.send(into: &buffer, allocator: context.channel.allocator, limit: self.configuration.maxWriteSize)
+                guard let buffer else { break }
+                context.write(self.wrapOutboundOut(buffer), promise: nil)
+                wrote = true
+            }
+        } catch {
+            if wrote { context.flush() }
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+            return
+        }
+        if wrote { context.flush() }
+        self.deliverPending()
+        if !session.isAlive { context.close(promise: nil) }
+    }
+
+    // MARK: Acting on what nghttp2 callbacks recorded
+
+    /// Fires buffered events, completes buffered promises and delivers buffered requests. Safe
+    /// against re-entrance: callbacks run here may submit, respond or close.
+    func deliverPending() {
+        guard !self.isDeliveringPending else { return }
+        self.isDeliveringPending = true
+        defer { self.isDeliveringPending = false }
+        while !self.pendingEvents.isEmpty || !self.pendingCompletions.isEmpty || !self.pendingRequests.isEmpty {
+            var index = 0
+            while index < self.pendingEvents.count {
+                let event = self.pendingEvents[index]
+                index += 1
+                self.context?.fireUserInboundEventTriggered(event)
+            }
+            self.pendingEvents.removeSubrange(0..<index)
+            index = 0
+            while index < self.pendingCompletions.count {
+                let (promise, result) = self.pendingCompletions[index]
+                index += 1
+                switch result {
+                case .success(let response): promise.succeed(response)
+                case .failure(let error): promise.fail(error)
+                }
+            }
+            self.pendingCompletions.removeSubrange(0..<index)
+            index = 0
+            while index < self.pendingRequests.count {
+                let request = self.pendingRequests[index]
+                index += 1
+                self.context?.fireChannelRead(self.wrapInboundOut(request))
+            }
+            self.pendingRequests.removeSubrange(0..<index)
+        }
+    }
+
+    private func sessionOptions() -> NGHTTP2Session.Options {
+        var settings: [(id: NGHTTP2SettingsID, value: UInt32)] = [
+            (.initialWindowSize, UInt32(self.configuration.initialStreamWindowSize))
+        ]
+        switch self.mode {
+        case .client:
+            settings.append((.enablePush, 0))
+        case .server:
+            settings.append((.maxConcurrentStreams, UInt32(self.configuration.maxConcurrentStreams)))
+        }
+        return NGHTTP2Session.Options(
+            role: self.mode == .client ? .client : .server,
+            assumedPeerMaxConcurrentStreams: self.configuration.assumedPeerMaxConcurrentStreams,
+            settings: settings,
+            connectionWindowSize: self.configuration.connectionWindowSize
+        )
+    }
+}
+
+@available(*, unavailable)
+extension HTTP2SessionHandler: Sendable {}

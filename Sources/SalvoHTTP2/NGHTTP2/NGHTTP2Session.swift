@@ -1,0 +1,328 @@
+import CNGHTTP2
+import NIOCore
+
+/// Owns one `nghttp2_session*` in memory mode: bytes in through `receive`, bytes out through
+/// `send`. Every unsafe pointer of SalvoHTTP2 lives in this folder.
+///
+/// Lifetime: the C session is created in `init` and deleted in `deinit`, so it never outlives
+/// this object, and nghttp2 only calls back synchronously from inside the calls made here.
+/// That is why `user_data` can hold an unretained pointer to `self`. Confined to one event loop
+/// (not `Sendable`).
+final class NGHTTP2Session {
+    enum Role {
+        case client
+        case server
+    }
+
+    /// What nghttp2 needs to know at creation time.
+    struct Options {
+        var role: Role
+        /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS assumed until its first SETTINGS arrive.
+        var assumedPeerMaxConcurrentStreams: Int
+        /// Our SETTINGS, sent first on the connection.
+        var settings: [(id: NGHTTP2SettingsID, value: UInt32)]
+        /// The connection-level receive window (stream windows come from SETTINGS).
+        var connectionWindowSize: Int
+    }
+
+    private let session: OpaquePointer
+    /// Owned by the handler that owns this session: unowned(unsafe) avoids reference counting on
+    /// every callback, and is safe because the owner drops the session before it goes away.
+    private unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
+    /// Header block being assembled between `on_begin_headers` and `on_frame_recv`.
+    private var headerBlock = HTTP2Headers()
+    private var headerStatus: Int?
+    /// Bodies nghttp2 pulls through the data provider, consumed as DATA frames are built.
+    private var outboundBodies: [Int32: ByteBuffer] = [:]
+    /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
+    private var nameValues: UnsafeMutablePointer<nghttp2_nv>
+    private var nameValueCapacity = 16
+    /// Three ASCII digits of a response's `:status`, referenced by `nameValues`.
+    private let statusDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 3)
+
+    /// The highest stream ID whose HEADERS left nghttp2 (client): anything above was never sent.
+    private(set) var highestSentHeadersStreamID: Int32 = 0
+
+    init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
+        self.delegate = delegate
+        self.nameValues = .allocate(capacity: self.nameValueCapacity)
+
+        var callbacks: OpaquePointer?
+        try Self.check(nghttp2_session_callbacks_new(&callbacks), "nghttp2_session_callbacks_new")
+        // nghttp2 copies the callback table and the options into the session.
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        Self.install(into: callbacks)
+        var option: OpaquePointer?
+        try Self.check(nghttp2_option_new(&option), "nghttp2_option_new")
+        defer { nghttp2_option_del(option) }
+        nghttp2_option_set_peer_max_concurrent_streams(option, UInt32(clamping: options.assumedPeerMaxConcurrentStreams))
+
+        var created: OpaquePointer?
+        switch options.role {
+        case .client: try Self.check(nghttp2_session_client_new2(&created, callbacks, nil, option), "nghttp2_session_client_new2")
+        case .server: try Self.check(nghttp2_session_server_new2(&created, callbacks, nil, option), "nghttp2_session_server_new2")
+        }
+        self.session = created!
+        nghttp2_session_set_user_data(self.session, Unmanaged.passUnretained(self).toOpaque())
+
+        var entries = options.settings.map { nghttp2_settings_entry(settings_id: $0.id.rawValue, value: $0.value) }
+        try Self.check(
+            nghttp2_submit_settings(self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count),
+            "nghttp2_submit_settings"
+        )
+        if options.connectionWindowSize > 65_535 {  // NGHTTP2_INITIAL_CONNECTION_WINDOW_SIZE (a macro Swift cannot import)
+            try Self.check(
+                nghttp2_session_set_local_window_size(
+                    self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: options.connectionWindowSize)),
+                "nghttp2_session_set_local_window_size"
+            )
+        }
+    }
+
+    deinit {
+        nghttp2_session_del(self.session)
+        self.nameValues.deallocate()
+        self.statusDigits.deallocate()
+    }
+
+    /// Recovers the session from nghttp2's `user_data` in every callback.
+    static func from(_ userData: UnsafeMutableRawPointer?) -> NGHTTP2Session {
+        Unmanaged<NGHTTP2Session>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    /// The one checked-call helper: a negative nghttp2 return becomes a `.library` error carrying
+    /// `nghttp2_strerror`'s text.
+    @discardableResult
+    static func check<Result: BinaryInteger>(_ result: Result, _ call: StaticString) throws(HTTP2Error) -> Result {
+        guard result < 0 else { return result }
+        let code = Int32(truncatingIfNeeded: result)
+        throw HTTP2Error(.library, "\(call): \(String(cString: nghttp2_strerror(code)))", libraryErrorCode: code)
+    }
+
+    // MARK: Bytes in and out
+
+    /// Feeds received bytes to nghttp2; callbacks fire from inside.
+    func receive(_ bytes: ByteBuffer) throws(HTTP2Error) {
+        let result = bytes.withUnsafeReadableBytes { raw in
+            nghttp2_session_mem_recv(self.session, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+        }
+        try Self.check(result, "nghttp2_session_mem_recv")
+    }
+
+    /// Appends what nghttp2 wants to send to `buffer` (allocated on first output) until nothing
+    /// is left or `buffer` holds `limit` bytes. Returns whether more may be pending.
+    func send(into buffer: inout ByteBuffer?, allocator: ByteBufferAllocator, limit: Int) throws(HTTP2Error) -> Bool {
+        while (buffer?.readableBytes ?? 0) < limit {
+            var data: UnsafePointer<UInt8>?
+            let count = try Self.check(nghttp2_session_mem_send(self.session, &data), "nghttp2_session_mem_send")
+            if count == 0 { return false }
+            // `data` stays valid only until the next nghttp2 call: copy it now.
+            let bytes = UnsafeRawBufferPointer(start: data, count: count)
+            if buffer == nil {
+                buffer = allocator.buffer(capacity: max(count, 16 * 1024))
+            }
+            buffer!.writeBytes(bytes)
+        }
+        return true
+    }
+
+    /// False once the session has nothing left to do (GOAWAY exchanged and no active streams):
+    /// nghttp2's signal to close the connection.
+    var isAlive: Bool {
+        nghttp2_session_want_read(self.session) != 0 || nghttp2_session_want_write(self.session) != 0
+    }
+
+    // MARK: Submissions (queued; they go out on the next `send`)
+
+    /// Queues a request and returns its stream ID.
+    func submitRequest(_ request: HTTP2Request) throws(HTTP2Error) -> Int32 {
+        let hasBody = request.body.readableBytes > 0
+        let streamID = try self.withNameValues(request.headers, status: nil) { (nva, count) throws(HTTP2Error) in
+            try Self.check(
+                hasBody
+                    ? withUnsafePointer(to: Self.makeBodyProvider()) { nghttp2_submit_request(self.session, nil, nva, count, $0, nil) }
+                    : nghttp2_submit_request(self.session, nil, nva, count, nil, nil),
+                "nghttp2_submit_request"
+            )
+        }
+        if hasBody { self.outboundBodies[streamID] = request.body }
+        return streamID
+    }
+
+    /// Queues a response on a stream the peer opened.
+    func submitResponse(streamID: Int32, _ response: HTTP2Response) throws(HTTP2Error) {
+        guard (100...999).contains(response.status) else {
+            throw HTTP2Error(.invalidOperation, "status \(response.status) is not three digits")
+        }
+        let body = response.body ?? ByteBuffer()
+        let hasBody = body.readableBytes > 0
+        if hasBody { self.outboundBodies[streamID] = body }
+        do {
+            _ = try self.withNameValues(response.headers, status: response.status) { (nva, count) throws(HTTP2Error) in
+                try Self.check(
+                    hasBody
+                        ? withUnsafePointer(to: Self.makeBodyProvider()) { nghttp2_submit_response(self.session, streamID, nva, count, $0) }
+                        : nghttp2_submit_response(self.session, streamID, nva, count, nil),
+                    "nghttp2_submit_response"
+                )
+            }
+        } catch {
+            if hasBody { self.outboundBodies[streamID] = nil }
+            throw error
+        }
+    }
+
+    func submitSettings(_ settings: [(id: NGHTTP2SettingsID, value: UInt32)]) throws(HTTP2Error) {
+        var entries = settings.map { nghttp2_settings_entry(settings_id: $0.id.rawValue, value: $0.value) }
+        try Self.check(
+            nghttp2_submit_settings(self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count),
+            "nghttp2_submit_settings"
+        )
+    }
+
+    func submitGoAway(lastStreamID: Int32, errorCode: HTTP2ErrorCode, debugData: ByteBuffer) throws(HTTP2Error) {
+        let result = debugData.withUnsafeReadableBytes { raw in
+            nghttp2_submit_goaway(
+                self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode.rawValue,
+                raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+        }
+        try Self.check(result, "nghttp2_submit_goaway")
+    }
+
+    func submitReset(streamID: Int32, errorCode: HTTP2ErrorCode) throws(HTTP2Error) {
+        try Self.check(
+            nghttp2_submit_rst_stream(self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode.rawValue),
+            "nghttp2_submit_rst_stream"
+        )
+    }
+
+    func submitPing(data: UInt64) throws(HTTP2Error) {
+        var bigEndian = data.bigEndian
+        let result = withUnsafeBytes(of: &bigEndian) { raw in
+            nghttp2_submit_ping(self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), raw.bindMemory(to: UInt8.self).baseAddress)
+        }
+        try Self.check(result, "nghttp2_submit_ping")
+    }
+
+    // MARK: Session facts
+
+    var remoteSettings: HTTP2RemoteSettings {
+        func get(_ id: nghttp2_settings_id) -> Int { Int(nghttp2_session_get_remote_settings(self.session, id)) }
+        return HTTP2RemoteSettings(
+            maxConcurrentStreams: get(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS),
+            initialWindowSize: get(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE),
+            maxFrameSize: get(NGHTTP2_SETTINGS_MAX_FRAME_SIZE),
+            maxHeaderListSize: get(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE)
+        )
+    }
+
+    /// The highest peer-initiated stream ID passed to the application: a graceful GOAWAY's
+    /// last-stream-id.
+    var lastProcessedStreamID: Int32 {
+        nghttp2_session_get_last_proc_stream_id(self.session)
+    }
+
+    // MARK: Helpers for the callbacks (see NGHTTP2Session+Callbacks.swift)
+
+    /// Points `nameValues` at `headers`' bytes (plus `:status` first when given) for one call.
+    private func withNameValues<Result>(
+        _ headers: HTTP2Headers,
+        status: Int?,
+        _ body: (UnsafePointer<nghttp2_nv>, Int) throws(HTTP2Error) -> Result
+    ) throws(HTTP2Error) -> Result {
+        let count = headers.count + (status == nil ? 0 : 1)
+        if count > self.nameValueCapacity {
+            self.nameValues.deallocate()
+            self.nameValueCapacity = max(count, self.nameValueCapacity * 2)
+            self.nameValues = .allocate(capacity: self.nameValueCapacity)
+        }
+        let flags = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+        var index = 0
+        if let status {
+            self.statusDigits[0] = UInt8(ascii: "0") + UInt8(status / 100)
+            self.statusDigits[1] = UInt8(ascii: "0") + UInt8(status / 10 % 10)
+            self.statusDigits[2] = UInt8(ascii: "0") + UInt8(status % 10)
+            Self.statusName.withUTF8Buffer { name in
+                self.nameValues[0] = nghttp2_nv(
+                    name: UnsafeMutablePointer(mutating: name.baseAddress!), value: self.statusDigits,
+                    namelen: name.count, valuelen: 3, flags: flags)
+            }
+            index = 1
+        }
+        let storage = headers.storage
+        return try storage.withUnsafeReadableBytes { (raw) throws(HTTP2Error) -> Result in
+            let base = UnsafeMutablePointer(mutating: raw.bindMemory(to: UInt8.self).baseAddress)
+            let origin = storage.readerIndex
+            headers.forEachEntry { name, value in
+                self.nameValues[index] = nghttp2_nv(
+                    name: base! + (name.lowerBound - origin), value: base! + (value.lowerBound - origin),
+                    namelen: name.count, valuelen: value.count, flags: flags)
+                index += 1
+                return true
+            }
+            return try body(self.nameValues, count)
+        }
+    }
+
+    private static let statusName: StaticString = ":status"
+
+    func beginHeaders() {
+        self.headerBlock = HTTP2Headers(minimumCapacity: 256)
+        self.headerStatus = nil
+    }
+
+    func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        if name.count == 7, self.headerStatus == nil, name.elementsEqual(":status".utf8) {
+            self.headerStatus = Self.parseStatus(value)
+        } else {
+            self.headerBlock.add(name: name, value: value)
+        }
+    }
+
+    func endHeaders(streamID: Int32, endStream: Bool) {
+        self.delegate.sessionReceivedHeaders(
+            streamID: streamID, status: self.headerStatus, headers: self.headerBlock, endStream: endStream)
+        self.headerBlock = HTTP2Headers()
+    }
+
+    private static func parseStatus(_ value: UnsafeRawBufferPointer) -> Int? {
+        guard value.count == 3 else { return nil }
+        var status = 0
+        for digit in value {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            status = status * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return status
+    }
+
+    /// Copies the next part of a stream's body into nghttp2's DATA frame buffer.
+    func readBody(streamID: Int32, into buffer: UnsafeMutableRawBufferPointer, endOfData: inout Bool) -> Int? {
+        guard let index = self.outboundBodies.index(forKey: streamID) else { return nil }
+        let copied = self.outboundBodies.values[index].readWithUnsafeReadableBytes { source in
+            let count = min(source.count, buffer.count)
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<count]))
+            return count
+        }
+        if self.outboundBodies.values[index].readableBytes == 0 {
+            endOfData = true
+            self.outboundBodies.remove(at: index)
+        }
+        return copied
+    }
+
+    func streamClosed(streamID: Int32, errorCode: UInt32) {
+        if !self.outboundBodies.isEmpty { self.outboundBodies[streamID] = nil }
+        self.delegate.sessionStreamClosed(streamID: streamID, errorCode: HTTP2ErrorCode(rawValue: errorCode))
+    }
+
+    func sentHeaders(streamID: Int32) {
+        if streamID > self.highestSentHeadersStreamID { self.highestSentHeadersStreamID = streamID }
+    }
+
+    func droppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
+        if !self.outboundBodies.isEmpty { self.outboundBodies[streamID] = nil }
+        self.delegate.sessionDroppedHeaders(streamID: streamID, libraryErrorCode: libraryErrorCode)
+    }
+
+    var sessionDelegate: any NGHTTP2SessionDelegate { self.delegate }
+}

@@ -1,0 +1,133 @@
+import NIOCore
+import NIOEmbedded
+import SalvoHTTP2
+import Testing
+
+/// Client handler ⇄ server handler through two EmbeddedChannels: requests, responses, bodies.
+@Suite struct InMemoryRequestTests {
+    @Test func requestAndResponseCarryHeadersAndBodies() throws {
+        let connection = try InMemoryConnection()
+        defer { connection.close() }
+        var headers = HTTP2Headers()
+        headers.add(name: "apns-topic", value: "com.example.app")
+        headers.add(name: "x-dup", value: "one")
+        headers.add(name: "x-dup", value: "two")
+        let future = connection.send(path: "/3/device/abc", body: #"{"aps":{}}"#, headers: headers)
+        try connection.interact()
+
+        let response = try #require(future.settled?.response)
+        #expect(response.status == 200)
+        #expect(response.headers.first(name: "apns-id") == "id-1")
+        #expect(response.headers.first(name: "x-path") == "/3/device/abc")
+        #expect(response.body.map { String(buffer: $0) } == #"{"aps":{}}"#)
+        #expect(!response.headers.contains(name: ":status"))
+
+        let received = try #require(connection.responder.received.first)
+        #expect(received.streamID == 1)
+        #expect(received.request.method == "POST")
+        #expect(received.request.scheme == "https")
+        #expect(received.request.authority == "localhost")
+        #expect(received.request.path == "/3/device/abc")
+        #expect(received.request.headers.values(name: "x-dup") == ["one", "two"])
+        #expect(received.request.headers.count(name: "x-dup") == 2)
+        #expect(Array(received.request.headers.map(\.name).prefix(4)) == [":method", ":scheme", ":authority", ":path"])
+        #expect(String(buffer: received.request.body) == #"{"aps":{}}"#)
+    }
+
+    @Test func emptyBodiesSendNoDataFrames() throws {
+        let connection = try InMemoryConnection()
+        defer { connection.close() }
+        let future = connection.send(path: "/empty")
+        try connection.interact()
+        let response = try #require(future.settled?.response)
+        #expect(response.status == 200)
+        #expect(response.body == nil)
+        #expect(connection.clientToServer.frames(ofType: FrameLog.data).isEmpty)
+        #expect(connection.serverToClient.frames(ofType: FrameLog.data).isEmpty)
+    }
+
+    @Test func largeBodiesCrossFlowControlWindows() throws {
+        var small = HTTP2SessionHandler.Configuration()
+        small.initialStreamWindowSize = 16_384
+        small.connectionWindowSize = 65_535
+        let connection = try InMemoryConnection(client: small, server: small)
+        defer { connection.close() }
+        let body = String(repeating: "x", count: 300_000)
+        let future = connection.send(path: "/big", body: body)
+        try connection.interact()
+        let response = try #require(future.settled?.response)
+        #expect(response.body?.readableBytes == 300_000)
+        #expect(connection.clientToServer.frames(ofType: FrameLog.windowUpdate).isEmpty == false)
+    }
+
+    @Test func manyConcurrentStreamsAllComplete() throws {
+        let connection = try InMemoryConnection()
+        defer { connection.close() }
+        let futures = (0..<500).map { connection.send(path: "/r/\($0)", body: "body-\($0)") }
+        try connection.interact()
+        for (index, future) in futures.enumerated() {
+            let response = try #require(future.settled?.response)
+            #expect(response.headers.first(name: "x-path") == "/r/\(index)")
+            #expect(response.body.map { String(buffer: $0) } == "body-\(index)")
+        }
+        #expect(connection.serverHandler.totalStreamCount == 500)
+        #expect(connection.serverHandler.openStreamCount == 0)
+        #expect(connection.clientHandler.openStreamCount == 0)
+        // The client assumed 100 streams until the server's SETTINGS said 1000.
+        #expect(connection.responder.maxOpenStreamsSeen <= 1000)
+    }
+
+    @Test func delayedResponsesMayComeInAnyOrder() throws {
+        let connection = try InMemoryConnection(policy: .hold)
+        defer { connection.close() }
+        let futures = (0..<3).map { connection.send(path: "/d/\($0)") }
+        try connection.interact()
+        #expect(connection.serverHandler.openStreamCount == 3)
+        #expect(futures.allSatisfy { $0.settled == nil })
+
+        connection.loop.advanceTime(by: .milliseconds(250))
+        for held in connection.responder.held.reversed() {
+            try connection.serverHandler.respond(
+                streamID: held.streamID, HTTP2Response(status: 202, body: ByteBuffer(string: held.request.path ?? "")))
+        }
+        try connection.interact()
+        for (index, future) in futures.enumerated() {
+            let response = try #require(future.settled?.response)
+            #expect(response.status == 202)
+            #expect(response.body.map { String(buffer: $0) } == "/d/\(index)")
+        }
+        #expect(connection.serverHandler.openStreamCount == 0)
+    }
+
+    @Test func respondingTwiceOrToUnknownStreamsFails() throws {
+        let connection = try InMemoryConnection(policy: .hold)
+        defer { connection.close() }
+        let future = connection.send(path: "/once")
+        try connection.interact()
+        let streamID = try #require(connection.responder.held.first?.streamID)
+        try connection.serverHandler.respond(streamID: streamID, HTTP2Response(status: 200))
+        try connection.interact()
+        #expect(future.settled?.response?.status == 200)
+        #expect(throws: HTTP2Error.self) { try connection.serverHandler.respond(streamID: streamID, HTTP2Response(status: 200)) }
+        #expect(throws: HTTP2Error.self) { try connection.serverHandler.respond(streamID: 99, HTTP2Response(status: 200)) }
+    }
+
+    @Test func modeMismatchesAreRefused() throws {
+        let connection = try InMemoryConnection()
+        defer { connection.close() }
+        let promise = connection.loop.makePromise(of: HTTP2Response.self)
+        connection.serverHandler.submit(HTTP2Request(authority: "a", path: "/"), promise: promise)
+        #expect(promise.futureResult.settled?.http2Error?.code == .invalidOperation)
+        #expect(throws: HTTP2Error.self) { try connection.clientHandler.respond(streamID: 1, HTTP2Response(status: 200)) }
+    }
+
+    @Test func pipelineWritesSubmitRequests() throws {
+        let connection = try InMemoryConnection()
+        defer { connection.close() }
+        let promise = connection.loop.makePromise(of: HTTP2Response.self)
+        let request = HTTP2Request(authority: "localhost", path: "/piped", body: ByteBuffer(string: "p"))
+        try connection.client.writeAndFlush(HTTP2Command.request(request, deadline: nil, response: promise)).wait()
+        try connection.interact()
+        #expect(promise.futureResult.settled?.response?.headers.first(name: "x-path") == "/piped")
+    }
+}
