@@ -70,14 +70,17 @@ let package = Package(
         ),
         .target(
             name: "SalvoAPNs",
-            dependencies: ["SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule],
+            dependencies: [
+                "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule,
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
 
         // MARK: The executable
         .executableTarget(
             name: "salvo",
-            dependencies: ["SalvoKafka", "SalvoAPNs", argumentParser, logging],
+            dependencies: ["SalvoKafka", "SalvoAPNs", argumentParser, logging, nioCore, nioPosix, nioSSL],
             swiftSettings: swiftSettings
         ),
 
@@ -97,7 +100,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SalvoAPNsTests",
-            dependencies: ["SalvoAPNs", nioCore, nioPosix, nioSSL, crypto, x509],
+            dependencies: [
+                "SalvoAPNs", nioCore, nioPosix, nioSSL, crypto, x509,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Loopback tests of the APNs connection and pool against real HTTP/2 servers (nghttpd,
+        // and a scripted server on SalvoHTTP2's server mode), kept apart so the unit tests stay fast.
+        .testTarget(
+            name: "SalvoAPNsLiveTests",
+            dependencies: ["SalvoAPNs", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509],
             swiftSettings: swiftSettings
         ),
     ]
