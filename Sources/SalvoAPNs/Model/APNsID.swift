@@ -81,18 +81,25 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     /// Canonical lowercase text as header value bytes.
     public var headerValue: [UInt8] {
         [UInt8](unsafeUninitializedCapacity: Self.textLength) { buffer, count in
-            var index = 0
-            for nibble in 0..<32 {
-                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-                    buffer[index] = UInt8(ascii: "-")
-                    index += 1
-                }
-                let word = nibble < 16 ? high : low
-                let shift = UInt64(60 - (nibble % 16) * 4)
-                buffer[index] = ASCII.lowercaseHexDigits[Int((word >> shift) & 0xF)]
+            self.write(into: UnsafeMutableRawBufferPointer(buffer))
+            count = Self.textLength
+        }
+    }
+
+    /// Writes the canonical lowercase text into the first ``textLength`` bytes of `buffer`, for
+    /// callers encoding a header without an array per id.
+    public func write(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= Self.textLength, "an apns-id needs \(Self.textLength) bytes")
+        var index = 0
+        for nibble in 0..<32 {
+            if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                buffer[index] = UInt8(ascii: "-")
                 index += 1
             }
-            count = index
+            let word = nibble < 16 ? self.high : self.low
+            let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - (nibble % 16) * 4)) & 0xF
+            buffer[index] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+            index += 1
         }
     }
 
