@@ -43,7 +43,7 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
 
     // Work recorded inside nghttp2 callbacks, acted on after it returns.
     var pendingEvents: [HTTP2Event] = []
-    var pendingCompletions: [(EventLoopPromise<HTTP2Response>, Result<HTTP2Response, HTTP2Error>)] = []
+    var pendingCompletions: [(HTTP2ClientStream.Responder, Result<HTTP2Response, HTTP2Error>)] = []
     var pendingRequests: [HTTP2ReceivedRequest] = []
     private var isDeliveringPending = false
 
@@ -57,6 +57,9 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     var outstandingPings: [UInt64: NIODeadline] = [:]
     var nextPingData: UInt64 = 1
     public internal(set) var lastGoAwayReceived: HTTP2GoAway?
+    /// Client: receives the responses of requests submitted with a tag. Held strongly (a weak
+    /// reference would slow every retain of the delegate) until the handler leaves the pipeline.
+    public var responseDelegate: (any HTTP2ClientResponseDelegate)?
 
     public init(mode: Mode, configuration: Configuration = Configuration()) {
         self.mode = mode
@@ -102,6 +105,7 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
         self.timeoutTask = nil
         self.session = nil
         self.context = nil
+        self.responseDelegate = nil
     }
 
     public func channelActive(context: ChannelHandlerContext) {
@@ -237,11 +241,12 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             self.pendingEvents.removeSubrange(0..<index)
             index = 0
             while index < self.pendingCompletions.count {
-                let (promise, result) = self.pendingCompletions[index]
+                let (responder, result) = self.pendingCompletions[index]
                 index += 1
-                switch result {
-                case .success(let response): promise.succeed(response)
-                case .failure(let error): promise.fail(error)
+                switch (responder, result) {
+                case (.promise(let promise), .success(let response)): promise.succeed(response)
+                case (.promise(let promise), .failure(let error)): promise.fail(error)
+                case (.tag(let tag), _): self.responseDelegate?.responseReceived(tag: tag, result)
                 }
             }
             self.pendingCompletions.removeSubrange(0..<index)
@@ -269,7 +274,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             role: self.mode == .client ? .client : .server,
             assumedPeerMaxConcurrentStreams: self.configuration.assumedPeerMaxConcurrentStreams,
             settings: settings,
-            connectionWindowSize: self.configuration.connectionWindowSize
+            connectionWindowSize: self.configuration.connectionWindowSize,
+            keptHeaderNames: self.mode == .client ? self.configuration.keptResponseHeaders : nil
         )
     }
 }

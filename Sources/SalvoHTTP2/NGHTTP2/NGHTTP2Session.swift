@@ -23,6 +23,8 @@ final class NGHTTP2Session {
         var settings: [(id: NGHTTP2SettingsID, value: UInt32)]
         /// The connection-level receive window (stream windows come from SETTINGS).
         var connectionWindowSize: Int
+        /// Header fields kept from received header blocks (lower-case names); nil keeps all.
+        var keptHeaderNames: [String]? = nil
     }
 
     private let session: OpaquePointer
@@ -30,7 +32,10 @@ final class NGHTTP2Session {
     /// every callback, and is safe because the owner drops the session before it goes away.
     private unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
     /// Header block being assembled between `on_begin_headers` and `on_frame_recv`.
-    private var headerBlock = HTTP2Headers()
+    private var headerBlock = NGHTTP2Session.noHeaders
+    private static let noHeaders = HTTP2Headers()
+    /// `Options.keptHeaderNames` as bytes, compared against every received name.
+    private let keptHeaderNames: [[UInt8]]?
     private var headerStatus: Int?
     /// Bodies nghttp2 pulls through the data provider, consumed as DATA frames are built.
     private var outboundBodies: [Int32: ByteBuffer] = [:]
@@ -45,6 +50,7 @@ final class NGHTTP2Session {
 
     init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
         self.delegate = delegate
+        self.keptHeaderNames = options.keptHeaderNames.map { $0.map { Array($0.utf8) } }
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
 
         var callbacks: OpaquePointer?
@@ -267,22 +273,30 @@ final class NGHTTP2Session {
     private static let statusName: StaticString = ":status"
 
     func beginHeaders() {
-        self.headerBlock = HTTP2Headers(minimumCapacity: 256)
+        // With a filter most blocks keep nothing: start from a shared empty list, which copies
+        // itself on the first kept field, rather than allocating one per block.
+        self.headerBlock = self.keptHeaderNames == nil ? HTTP2Headers(minimumCapacity: 256) : Self.noHeaders
         self.headerStatus = nil
     }
 
     func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         if name.count == 7, self.headerStatus == nil, name.elementsEqual(":status".utf8) {
             self.headerStatus = Self.parseStatus(value)
-        } else {
+        } else if self.isKept(name) {
             self.headerBlock.add(name: name, value: value)
         }
+    }
+
+    private func isKept(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard let kept = self.keptHeaderNames else { return true }
+        for candidate in kept where candidate.count == name.count && candidate.elementsEqual(name) { return true }
+        return false
     }
 
     func endHeaders(streamID: Int32, endStream: Bool) {
         self.delegate.sessionReceivedHeaders(
             streamID: streamID, status: self.headerStatus, headers: self.headerBlock, endStream: endStream)
-        self.headerBlock = HTTP2Headers()
+        self.headerBlock = Self.noHeaders
     }
 
     private static func parseStatus(_ value: UnsafeRawBufferPointer) -> Int? {
