@@ -57,8 +57,9 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     var outstandingPings: [UInt64: NIODeadline] = [:]
     var nextPingData: UInt64 = 1
     public internal(set) var lastGoAwayReceived: HTTP2GoAway?
-    /// Client: receives the responses of requests submitted with a tag. Held strongly (a weak
-    /// reference would slow every retain of the delegate) until the handler leaves the pipeline.
+    /// Client: receives the responses of requests submitted with a tag, including those refused
+    /// after the handler left the pipeline. Held strongly (a weak reference would slow every
+    /// retain of the delegate): a delegate that holds this handler sets it to nil when done.
     public var responseDelegate: (any HTTP2ClientResponseDelegate)?
 
     public init(mode: Mode, configuration: Configuration = Configuration()) {
@@ -105,7 +106,6 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
         self.timeoutTask = nil
         self.session = nil
         self.context = nil
-        self.responseDelegate = nil
     }
 
     public func channelActive(context: ChannelHandlerContext) {
