@@ -168,6 +168,8 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection, HT
         }
         self.context = nil
         self.delegate = nil
+        // Breaks the session ⇄ handler cycle; submissions from here on are refused above it.
+        self.session.responseDelegate = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
