@@ -84,7 +84,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "SalvoKafkaTests",
-            dependencies: ["SalvoKafka"],
+            dependencies: ["SalvoKafka", "CRdKafka", logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(
