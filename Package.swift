@@ -87,6 +87,12 @@ let package = Package(
             dependencies: ["SalvoKafka", "CRdKafka", logging],
             swiftSettings: swiftSettings
         ),
+        // Runs the built `salvo` executable as a subprocess against the test broker.
+        .testTarget(
+            name: "SalvoCLITests",
+            dependencies: ["SalvoKafka", logging],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SalvoHTTP2Tests",
             dependencies: ["SalvoHTTP2", "CNGHTTP2", nioCore, nioPosix, nioSSL],
