@@ -84,7 +84,13 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "SalvoKafkaTests",
-            dependencies: ["SalvoKafka"],
+            dependencies: ["SalvoKafka", "CRdKafka", logging],
+            swiftSettings: swiftSettings
+        ),
+        // Runs the built `salvo` executable as a subprocess against the test broker.
+        .testTarget(
+            name: "SalvoCLITests",
+            dependencies: ["SalvoKafka", logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -8,6 +8,9 @@ struct SalvoCommand: AsyncParsableCommand {
         abstract: "High-throughput APNs fan-out: Kafka in, HTTP/2 out, feedback back.",
         subcommands: [
             VersionCommand.self,
+            TopicsCommand.self,
+            EnqueueCommand.self,
+            BenchCommand.self,
         ]
     )
 }
