@@ -11,6 +11,7 @@ struct SalvoCommand: AsyncParsableCommand {
             TopicsCommand.self,
             EnqueueCommand.self,
             BenchCommand.self,
+            DemoCommand.self,
         ]
     )
 }
