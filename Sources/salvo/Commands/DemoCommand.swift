@@ -85,10 +85,20 @@ struct DemoCommand: AsyncParsableCommand {
             }
             print("demo: OK (Kafka round trip; the mock APNs, worker and load generator join the demo in later issues)")
         } catch {
-            await cluster?.shutdown()
+            await cleanUp(topic: topic, cluster: cluster, client: client, logger: logger)
             throw error
         }
-        await cluster?.shutdown()
+        await cleanUp(topic: topic, cluster: cluster, client: client, logger: logger)
+    }
+
+    /// Stops the embedded cluster, or deletes the demo topic from a real Kafka.
+    private func cleanUp(topic: String, cluster: KafkaEmbeddedCluster?, client: KafkaClientConfiguration, logger: Logger) async {
+        if let cluster {
+            await cluster.shutdown()
+        } else if let admin = try? KafkaAdmin(configuration: client, logger: logger) {
+            try? await admin.deleteTopics([topic])
+            await admin.close()
+        }
     }
 
     private func produceJobs(topic: String, client: KafkaClientConfiguration, logger: Logger) async throws {
