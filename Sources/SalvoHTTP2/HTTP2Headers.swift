@@ -38,26 +38,23 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// Appends a field. Names should be lower case (HTTP/2 requires it; nghttp2 peers reject
     /// upper-case names).
     public mutating func add(name: String, value: String) {
-        let nameLength = name.utf8.count
-        let valueLength = value.utf8.count
-        precondition(nameLength <= Int(UInt16.max), "header name too long")
-        self.storage.reserveCapacity(minimumWritableBytes: Self.entryHeaderSize + nameLength + valueLength)
-        self.storage.writeInteger(UInt16(truncatingIfNeeded: nameLength))
-        self.storage.writeInteger(UInt32(truncatingIfNeeded: valueLength))
-        self.storage.writeString(name)
-        self.storage.writeString(value)
-        self.count += 1
+        var name = name
+        var value = value
+        name.withUTF8 { name in
+            value.withUTF8 { value in
+                self.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
+            }
+        }
     }
 
     /// Appends a field whose value is already bytes (a token, a pre-encoded JWT).
     public mutating func add(name: String, value: ByteBuffer) {
-        let nameLength = name.utf8.count
-        precondition(nameLength <= Int(UInt16.max), "header name too long")
-        self.storage.writeInteger(UInt16(truncatingIfNeeded: nameLength))
-        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.readableBytes))
-        self.storage.writeString(name)
-        self.storage.writeImmutableBuffer(value)
-        self.count += 1
+        var name = name
+        name.withUTF8 { name in
+            value.withUnsafeReadableBytes { value in
+                self.add(name: UnsafeRawBufferPointer(name), value: value)
+            }
+        }
     }
 
     /// Appends every field of `other`, in order.
@@ -66,12 +63,22 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
         self.count += other.count
     }
 
-    /// Appends a field from bytes valid only for the duration of the call (nghttp2 callbacks).
+    /// Appends a field from bytes valid only for the duration of the call: one capacity check
+    /// and two copies, because this runs for every header of every request and response.
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        self.storage.writeInteger(UInt16(truncatingIfNeeded: name.count))
-        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.count))
-        self.storage.writeBytes(name)
-        self.storage.writeBytes(value)
+        precondition(name.count <= Int(UInt16.max) && value.count <= Int(UInt32.max), "header field too long")
+        let total = Self.entryHeaderSize + name.count + value.count
+        self.storage.writeWithUnsafeMutableBytes(minimumWritableBytes: total) { target in
+            target.storeBytes(of: UInt16(truncatingIfNeeded: name.count).bigEndian, toByteOffset: 0, as: UInt16.self)
+            target.storeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian, toByteOffset: 2, as: UInt32.self)
+            if let base = name.baseAddress {
+                (target.baseAddress! + Self.entryHeaderSize).copyMemory(from: base, byteCount: name.count)
+            }
+            if let base = value.baseAddress {
+                (target.baseAddress! + Self.entryHeaderSize + name.count).copyMemory(from: base, byteCount: value.count)
+            }
+            return total
+        }
         self.count += 1
     }
 

@@ -3,8 +3,8 @@ import NIOCore
 extension HTTP2SessionHandler {
     /// Client: queues a request. `promise` completes with the response once the server ends the
     /// stream, or fails with an `HTTP2Error` (`.notSent` is safe to replay). Costs no closure
-    /// or promise beyond `promise`. The request goes out on the next flush: call `flush()` after
-    /// a batch, or rely on the current read burst's end.
+    /// or promise beyond `promise`. The request goes out with the next flush: call `flush()`
+    /// after a batch, or let the end of the read burst or event-loop tick send it.
     ///
     /// - Parameter deadline: when passed before the server ended the response, the caller gets
     ///   `.timeout` and the stream is reset with CANCEL (a stream the server already ended is
@@ -32,10 +32,11 @@ extension HTTP2SessionHandler {
         }
         self.clientStreams[streamID] = HTTP2ClientStream(promise: promise, deadline: deadline)
         if let deadline { self.scheduleTimeout(at: deadline) }
+        self.scheduleFlush()
     }
 
     /// Sends a PING (keepalive); its ACK arrives as `HTTP2Event.pingAcknowledged` with the
-    /// round-trip time measured on the event loop's clock. Flushes unless in a read burst.
+    /// round-trip time measured on the event loop's clock.
     public func ping(data: UInt64? = nil) throws(HTTP2Error) {
         guard let session = self.session, let context = self.context else {
             throw HTTP2Error(.invalidOperation, "handler is not in a pipeline")
@@ -46,7 +47,7 @@ extension HTTP2SessionHandler {
         // A peer that never answers must not grow this table without bound.
         if self.outstandingPings.count >= 64 { self.outstandingPings.removeAll(keepingCapacity: true) }
         self.outstandingPings[data] = context.eventLoop.now
-        self.flush()
+        self.scheduleFlush()
     }
 
     // MARK: Called from the NGHTTP2SessionDelegate conformance

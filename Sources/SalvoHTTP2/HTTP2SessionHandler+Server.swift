@@ -3,6 +3,8 @@ import NIOCore
 extension HTTP2SessionHandler {
     /// Server: answers the request received on `streamID`. Responses may come in any order and
     /// any time later; a stream the client reset meanwhile fails with `.invalidOperation`.
+    /// Like every control below, it goes out with the next flush (at the latest at the end of
+    /// this event-loop tick), so responses due at the same time share one write.
     public func respond(streamID: Int32, _ response: HTTP2Response) throws(HTTP2Error) {
         guard self.mode == .server else { throw HTTP2Error(.invalidOperation, "responses can only be sent in server mode") }
         guard let session = self.session else { throw HTTP2Error(.invalidOperation, "handler is not in a pipeline") }
@@ -10,14 +12,14 @@ extension HTTP2SessionHandler {
             throw HTTP2Error(.invalidOperation, "stream \(streamID) is not an open request stream")
         }
         try session.submitResponse(streamID: streamID, response)
-        self.flush()
+        self.scheduleFlush()
     }
 
     /// Resets a stream (server: refuse or abort a request; client: abandon one).
     public func resetStream(streamID: Int32, errorCode: HTTP2ErrorCode) throws(HTTP2Error) {
         guard let session = self.session else { throw HTTP2Error(.invalidOperation, "handler is not in a pipeline") }
         try session.submitReset(streamID: streamID, errorCode: errorCode)
-        self.flush()
+        self.scheduleFlush()
     }
 
     /// Server: advertises a new SETTINGS_MAX_CONCURRENT_STREAMS. nghttp2 enforces it once the
@@ -28,7 +30,7 @@ extension HTTP2SessionHandler {
             throw HTTP2Error(.invalidOperation, "maxConcurrentStreams \(value) out of range")
         }
         try session.submitSettings([(.maxConcurrentStreams, UInt32(value))])
-        self.flush()
+        self.scheduleFlush()
     }
 
     /// Sends GOAWAY. By default last-stream-id is the last stream processed, so requests
@@ -39,7 +41,7 @@ extension HTTP2SessionHandler {
         guard let session = self.session else { throw HTTP2Error(.invalidOperation, "handler is not in a pipeline") }
         try session.submitGoAway(
             lastStreamID: lastStreamID ?? session.lastProcessedStreamID, errorCode: errorCode, debugData: debugData)
-        self.flush()
+        self.scheduleFlush()
     }
 
     // MARK: Called from the NGHTTP2SessionDelegate conformance

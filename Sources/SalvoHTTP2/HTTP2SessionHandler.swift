@@ -49,6 +49,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
 
     /// Between channelRead and channelReadComplete: flushes wait for the burst's end.
     private var inReadBurst = false
+    /// A flush is queued for the end of this event-loop tick.
+    private var flushScheduled = false
 
     var timeoutTask: Scheduled<Void>?
     var timeoutDeadline: NIODeadline?
@@ -172,10 +174,24 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
 
     // MARK: Flushing
 
-    /// Writes what nghttp2 has queued, unless a read burst is in progress (its end flushes).
+    /// Writes what nghttp2 has queued now, unless a read burst is in progress (its end
+    /// flushes). Call it after submitting a batch; without it the batch goes out at the end of
+    /// the current event-loop tick.
     public func flush() {
         guard !self.inReadBurst else { return }
         self.flushSession()
+    }
+
+    /// Makes sure queued frames go out without the caller flushing: at the end of the read
+    /// burst, or in one task at the end of this event-loop tick, however many submissions
+    /// came before it (one closure per batch, not per request).
+    func scheduleFlush() {
+        guard !self.inReadBurst, !self.flushScheduled, let context = self.context else { return }
+        self.flushScheduled = true
+        context.eventLoop.assumeIsolated().execute { [self] in
+            self.flushScheduled = false
+            self.flushSession()
+        }
     }
 
     /// Drains nghttp2's output into as few buffers as possible (normally one), writes them with
