@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "SalvoHTTP2",
             dependencies: ["CNGHTTP2", nioCore],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .target(
             name: "SalvoAPNs",

@@ -38,21 +38,33 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// Appends a field. Names should be lower case (HTTP/2 requires it; nghttp2 peers reject
     /// upper-case names).
     public mutating func add(name: String, value: String) {
-        var name = name
-        var value = value
-        name.withUTF8 { name in
-            value.withUTF8 { value in
-                self.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
-            }
+        let added =
+            name.utf8.withContiguousStorageIfAvailable { name in
+                value.utf8.withContiguousStorageIfAvailable { value in
+                    self.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
+                } != nil
+            } ?? false
+        if !added {
+            // Bridged or otherwise non-contiguous strings: copy them once.
+            self.add(name: ByteBuffer(string: name), value: ByteBuffer(string: value))
         }
     }
 
     /// Appends a field whose value is already bytes (a token, a pre-encoded JWT).
     public mutating func add(name: String, value: ByteBuffer) {
-        var name = name
-        name.withUTF8 { name in
+        let added =
+            name.utf8.withContiguousStorageIfAvailable { name in
+                value.withUnsafeReadableBytes { value in
+                    self.add(name: UnsafeRawBufferPointer(name), value: value)
+                }
+            } != nil
+        if !added { self.add(name: ByteBuffer(string: name), value: value) }
+    }
+
+    private mutating func add(name: ByteBuffer, value: ByteBuffer) {
+        name.withUnsafeReadableBytes { name in
             value.withUnsafeReadableBytes { value in
-                self.add(name: UnsafeRawBufferPointer(name), value: value)
+                self.add(name: name, value: value)
             }
         }
     }
@@ -68,17 +80,21 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         precondition(name.count <= Int(UInt16.max) && value.count <= Int(UInt32.max), "header field too long")
         let total = Self.entryHeaderSize + name.count + value.count
-        self.storage.writeWithUnsafeMutableBytes(minimumWritableBytes: total) { target in
-            target.storeBytes(of: UInt16(truncatingIfNeeded: name.count).bigEndian, toByteOffset: 0, as: UInt16.self)
-            target.storeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian, toByteOffset: 2, as: UInt32.self)
-            if let base = name.baseAddress {
-                (target.baseAddress! + Self.entryHeaderSize).copyMemory(from: base, byteCount: name.count)
+        // reserve + withUnsafeMutableWritableBytes + moveWriterIndex: measured cheaper than
+        // writeWithUnsafeMutableBytes, whose generic dropFirst costs more than the copies.
+        self.storage.reserveCapacity(minimumWritableBytes: total)
+        self.storage.withUnsafeMutableWritableBytes { target in
+            let base = target.baseAddress!
+            base.storeBytes(of: UInt16(truncatingIfNeeded: name.count).bigEndian, as: UInt16.self)
+            (base + 2).storeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian, as: UInt32.self)
+            if let source = name.baseAddress {
+                (base + Self.entryHeaderSize).copyMemory(from: source, byteCount: name.count)
             }
-            if let base = value.baseAddress {
-                (target.baseAddress! + Self.entryHeaderSize + name.count).copyMemory(from: base, byteCount: value.count)
+            if let source = value.baseAddress {
+                (base + Self.entryHeaderSize + name.count).copyMemory(from: source, byteCount: value.count)
             }
-            return total
         }
+        self.storage.moveWriterIndex(forwardBy: total)
         self.count += 1
     }
 

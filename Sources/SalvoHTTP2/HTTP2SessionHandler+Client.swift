@@ -2,35 +2,50 @@ import NIOCore
 
 extension HTTP2SessionHandler {
     /// Client: queues a request. `promise` completes with the response once the server ends the
-    /// stream, or fails with an `HTTP2Error` (`.notSent` is safe to replay). Costs no closure
-    /// or promise beyond `promise`. The request goes out with the next flush: call `flush()`
-    /// after a batch, or let the end of the read burst or event-loop tick send it.
+    /// stream, or fails with an `HTTP2Error` (`.notSent` is safe to replay). The request goes out
+    /// with the next flush: call `flush()` after a batch, or let the end of the read burst or
+    /// event-loop tick send it.
     ///
     /// - Parameter deadline: when passed before the server ended the response, the caller gets
     ///   `.timeout` and the stream is reset with CANCEL (a stream the server already ended is
     ///   never reset).
     public func submit(_ request: HTTP2Request, deadline: NIODeadline? = nil, promise: EventLoopPromise<HTTP2Response>) {
+        self.submit(request, deadline: deadline, responder: .promise(promise))
+    }
+
+    /// Client, allocation-free: like `submit(_:deadline:promise:)`, but the answer goes to
+    /// `responseDelegate` with `tag` (exactly once). The delegate must be set first.
+    public func submit(_ request: HTTP2Request, deadline: NIODeadline? = nil, tag: UInt64) {
+        precondition(self.responseDelegate != nil, "set responseDelegate before submitting tagged requests")
+        self.submit(request, deadline: deadline, responder: .tag(tag))
+    }
+
+    private func submit(_ request: HTTP2Request, deadline: NIODeadline?, responder: HTTP2Responder) {
         guard self.mode == .client else {
-            promise.fail(HTTP2Error(.invalidOperation, "requests can only be submitted in client mode"))
+            responder.complete(
+                .failure(HTTP2Error(.invalidOperation, "requests can only be submitted in client mode")),
+                delegate: self.responseDelegate)
             return
         }
         guard let session = self.session else {
-            promise.fail(HTTP2Error(.notSent, "handler is not in a pipeline"))
+            responder.complete(.failure(HTTP2Error(.notSent, "handler is not in a pipeline")), delegate: self.responseDelegate)
             return
         }
         if case .refuse(let reason) = self.stateMachine.submitRequest() {
-            promise.fail(HTTP2Error(.notSent, reason))
+            responder.complete(.failure(HTTP2Error(.notSent, reason)), delegate: self.responseDelegate)
             return
         }
         let streamID: Int32
-        do {
+        do throws(HTTP2Error) {
             streamID = try session.submitRequest(request)
         } catch {
             self.creditChanged(self.stateMachine.streamFinished())
-            promise.fail(HTTP2Error(.notSent, error.message, libraryErrorCode: error.libraryErrorCode))
+            responder.complete(
+                .failure(HTTP2Error(.notSent, error.message, libraryErrorCode: error.libraryErrorCode)),
+                delegate: self.responseDelegate)
             return
         }
-        self.clientStreams[streamID] = HTTP2ClientStream(promise: promise, deadline: deadline)
+        self.clientStreams[streamID] = HTTP2ClientStream(responder: responder, deadline: deadline)
         if let deadline { self.scheduleTimeout(at: deadline) }
         self.scheduleFlush()
     }
@@ -54,14 +69,7 @@ extension HTTP2SessionHandler {
 
     func clientReceivedHeaders(streamID: Int32, status: Int?, headers: HTTP2Headers, endStream: Bool) {
         guard let index = self.clientStreams.index(forKey: streamID) else { return }
-        if let status {
-            // 1xx responses are informational; the final response follows.
-            guard status >= 200 else { return }
-            self.clientStreams.values[index].status = status
-            self.clientStreams.values[index].headers = headers
-        } else {
-            self.clientStreams.values[index].headers.add(contentsOf: headers)  // trailers
-        }
+        self.clientStreams.values[index].receiveHeaders(status: status, headers: headers)
         if endStream { self.completeResponse(at: index) }
     }
 
@@ -69,10 +77,10 @@ extension HTTP2SessionHandler {
         guard let index = self.clientStreams.index(forKey: streamID) else { return }
         let received = self.clientStreams.values[index].body?.readableBytes ?? 0
         guard received + bytes.count <= self.configuration.maxBodySize else {
-            if let promise = self.clientStreams.values[index].promise {
-                self.clientStreams.values[index].promise = nil
+            if let responder = self.clientStreams.values[index].responder {
+                self.clientStreams.values[index].responder = nil
                 self.pendingCompletions.append(
-                    (promise, .failure(HTTP2Error(.invalidOperation, "response body exceeds \(self.configuration.maxBodySize) bytes"))))
+                    .failure(responder, HTTP2Error(.invalidOperation, "response body exceeds \(self.configuration.maxBodySize) bytes")))
                 try? self.session?.submitReset(streamID: streamID, errorCode: .cancel)
             }
             return
@@ -91,7 +99,7 @@ extension HTTP2SessionHandler {
     func clientStreamClosed(streamID: Int32, errorCode: HTTP2ErrorCode) {
         guard let stream = self.clientStreams.removeValue(forKey: streamID) else { return }
         self.creditChanged(self.stateMachine.streamFinished())
-        guard let promise = stream.promise else { return }
+        guard let responder = stream.responder else { return }
         let error: HTTP2Error
         if self.stateMachine.isAboveGoAway(streamID: streamID) {
             error = HTTP2Error(.notSent, "stream \(streamID) above GOAWAY last stream id", http2ErrorCode: errorCode)
@@ -100,15 +108,15 @@ extension HTTP2SessionHandler {
         } else {
             error = HTTP2Error(.streamReset, "stream \(streamID) closed before a response", http2ErrorCode: errorCode)
         }
-        self.pendingCompletions.append((promise, .failure(error)))
+        self.pendingCompletions.append(.failure(responder, error))
     }
 
     func clientDroppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
         guard let stream = self.clientStreams.removeValue(forKey: streamID) else { return }
         self.creditChanged(self.stateMachine.streamFinished())
-        guard let promise = stream.promise else { return }
+        guard let responder = stream.responder else { return }
         self.pendingCompletions.append(
-            (promise, .failure(HTTP2Error(.notSent, "request on stream \(streamID) never sent", libraryErrorCode: libraryErrorCode))))
+            .failure(responder, HTTP2Error(.notSent, "request on stream \(streamID) never sent", libraryErrorCode: libraryErrorCode)))
     }
 
     func clientReceivedSettings(_ settings: HTTP2RemoteSettings) {
@@ -126,27 +134,20 @@ extension HTTP2SessionHandler {
         guard !self.clientStreams.isEmpty else { return }
         let highestSent = self.session?.highestSentHeadersStreamID ?? 0
         for (streamID, stream) in self.clientStreams {
-            guard let promise = stream.promise else { continue }
+            guard let responder = stream.responder else { continue }
             let error =
                 streamID > highestSent || self.stateMachine.isAboveGoAway(streamID: streamID)
                 ? HTTP2Error(.notSent, "connection closed before stream \(streamID) was sent")
                 : HTTP2Error(.connectionLost, "connection closed before the response on stream \(streamID) ended")
-            self.pendingCompletions.append((promise, .failure(error)))
+            self.pendingCompletions.append(.failure(responder, error))
         }
         self.clientStreams.removeAll()
     }
 
     private func completeResponse(at index: Dictionary<Int32, HTTP2ClientStream>.Index) {
-        guard let promise = self.clientStreams.values[index].promise else { return }
-        self.clientStreams.values[index].promise = nil
-        let stream = self.clientStreams.values[index]
-        let result: Result<HTTP2Response, HTTP2Error>
-        if let status = stream.status {
-            result = .success(HTTP2Response(status: status, headers: stream.headers, body: stream.body))
-        } else {
-            result = .failure(HTTP2Error(.streamReset, "stream ended without a response status", http2ErrorCode: .protocolError))
+        if let completion = self.clientStreams.values[index].takeCompletion() {
+            self.pendingCompletions.append(completion)
         }
-        self.pendingCompletions.append((promise, result))
     }
 
     private func creditChanged(_ action: StateMachine.CreditAction) {
@@ -175,7 +176,7 @@ extension HTTP2SessionHandler {
         var earliest: NIODeadline?
         var expired: [Int32] = []
         for (streamID, stream) in self.clientStreams {
-            guard stream.promise != nil, let deadline = stream.deadline else { continue }
+            guard stream.responder != nil, let deadline = stream.deadline else { continue }
             if deadline <= now {
                 expired.append(streamID)
             } else if earliest.map({ deadline < $0 }) ?? true {
@@ -183,9 +184,9 @@ extension HTTP2SessionHandler {
             }
         }
         for streamID in expired {
-            guard let promise = self.clientStreams[streamID]?.promise else { continue }
+            guard let responder = self.clientStreams[streamID]?.responder else { continue }
             self.pendingCompletions.append(
-                (promise, .failure(HTTP2Error(.timeout, "no response on stream \(streamID) before its deadline"))))
+                .failure(responder, HTTP2Error(.timeout, "no response on stream \(streamID) before its deadline")))
             if streamID > session.highestSentHeadersStreamID {
                 // Still queued in nghttp2 (no stream credit yet): the reset below cancels it
                 // unsent, and nghttp2 reports that only when the queue moves, so release its
@@ -193,9 +194,9 @@ extension HTTP2SessionHandler {
                 self.clientStreams[streamID] = nil
                 self.creditChanged(self.stateMachine.streamFinished())
             } else {
-                self.clientStreams[streamID]?.promise = nil
+                self.clientStreams[streamID]?.responder = nil
             }
-            // Only streams with a pending promise are here: the server has not ended them (a
+            // Only streams with a waiting caller are here: the server has not ended them (a
             // stream the server ended was answered at once), so a CANCEL cannot trip
             // rapid-reset protection.
             try? session.submitReset(streamID: streamID, errorCode: .cancel)

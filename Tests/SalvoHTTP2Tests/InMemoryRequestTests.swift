@@ -130,4 +130,33 @@ import Testing
         try connection.interact()
         #expect(promise.futureResult.settled?.response?.headers.first(name: "x-path") == "/piped")
     }
+
+    @Test func taggedRequestsAnswerTheDelegateOncePerTag() throws {
+        final class Recorder: HTTP2ResponseDelegate {
+            var results: [UInt64: Result<HTTP2Response, HTTP2Error>] = [:]
+            var calls = 0
+            func http2Response(_ result: Result<HTTP2Response, HTTP2Error>, tag: UInt64) {
+                self.calls += 1
+                self.results[tag] = result
+            }
+        }
+        let connection = try InMemoryConnection(policy: .hold)
+        defer { connection.close() }
+        let recorder = Recorder()
+        connection.clientHandler.responseDelegate = recorder
+        for tag in UInt64(10)..<13 {
+            connection.clientHandler.submit(HTTP2Request(authority: "localhost", path: "/t/\(tag)"), tag: tag)
+        }
+        try connection.interact()
+        #expect(recorder.calls == 0)
+        let held = connection.responder.held
+        try connection.serverHandler.respond(streamID: held[0].streamID, HTTP2Response(status: 200))
+        try connection.serverHandler.resetStream(streamID: held[1].streamID, errorCode: .refusedStream)
+        try connection.interact()
+        try connection.client.close().wait()
+        #expect(recorder.calls == 3)
+        #expect(recorder.results[10].flatMap { try? $0.get().status } == 200)
+        #expect(recorder.results[11]?.http2Error?.code == HTTP2Error.Code.notSent)
+        #expect(recorder.results[12]?.http2Error?.code == HTTP2Error.Code.connectionLost)
+    }
 }

@@ -1,6 +1,12 @@
 import CNGHTTP2
 import NIOCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Owns one `nghttp2_session*` in memory mode: bytes in through `receive`, bytes out through
 /// `send`. Every unsafe pointer of SalvoHTTP2 lives in this folder.
 ///
@@ -30,18 +36,20 @@ final class NGHTTP2Session {
     /// every callback, and is safe because the owner drops the session before it goes away.
     private unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
     /// Header block being assembled between `on_begin_headers` and `on_frame_recv`.
-    private var headerBlock = HTTP2Headers()
-    private var headerStatus: Int?
+    // @exclusivity(unchecked): confined to one event loop, never accessed inout across a call
+    // out (dynamic checks measured at ~9% of a request's CPU on the handler and here).
+    @exclusivity(unchecked) private var headerBlock = HTTP2Headers()
+    @exclusivity(unchecked) private var headerStatus: Int?
     /// Bodies nghttp2 pulls through the data provider, consumed as DATA frames are built.
-    private var outboundBodies: [Int32: ByteBuffer] = [:]
+    @exclusivity(unchecked) private var outboundBodies: [Int32: ByteBuffer] = [:]
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
-    private var nameValues: UnsafeMutablePointer<nghttp2_nv>
-    private var nameValueCapacity = 16
+    @exclusivity(unchecked) private var nameValues: UnsafeMutablePointer<nghttp2_nv>
+    @exclusivity(unchecked) private var nameValueCapacity = 16
     /// Three ASCII digits of a response's `:status`, referenced by `nameValues`.
     private let statusDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 3)
 
     /// The highest stream ID whose HEADERS left nghttp2 (client): anything above was never sent.
-    private(set) var highestSentHeadersStreamID: Int32 = 0
+    @exclusivity(unchecked) private(set) var highestSentHeadersStreamID: Int32 = 0
 
     init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
         self.delegate = delegate
@@ -119,7 +127,7 @@ final class NGHTTP2Session {
             // `data` stays valid only until the next nghttp2 call: copy it now.
             let bytes = UnsafeRawBufferPointer(start: data, count: count)
             if buffer == nil {
-                buffer = allocator.buffer(capacity: max(count, 16 * 1024))
+                buffer = allocator.buffer(capacity: max(count, min(limit, 64 * 1024)))
             }
             buffer!.writeBytes(bytes)
         }
@@ -272,7 +280,7 @@ final class NGHTTP2Session {
     }
 
     func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        if name.count == 7, self.headerStatus == nil, name.elementsEqual(":status".utf8) {
+        if name.count == 7, self.headerStatus == nil, memcmp(name.baseAddress!, Self.statusName.utf8Start, 7) == 0 {
             self.headerStatus = Self.parseStatus(value)
         } else {
             self.headerBlock.add(name: name, value: value)
