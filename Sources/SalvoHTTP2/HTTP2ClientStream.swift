@@ -2,6 +2,10 @@ import NIOCore
 
 /// A client request in flight, from submission until nghttp2 closes its stream.
 struct HTTP2ClientStream {
+    /// Known once nghttp2 accepted the submission.
+    var streamID: Int32 = 0
+    /// What nghttp2 has not yet pulled into DATA frames.
+    var requestBody: ByteBuffer?
     /// `nil` once the caller has been answered (response, timeout or error) while the stream
     /// may still be open, e.g. a body still being sent after the server ended its side.
     var responder: HTTP2Responder?
@@ -10,8 +14,9 @@ struct HTTP2ClientStream {
     var headers = HTTP2Headers()
     var body: ByteBuffer?
 
-    init(responder: HTTP2Responder, deadline: NIODeadline?) {
+    init(responder: HTTP2Responder, deadline: NIODeadline?, requestBody: ByteBuffer?) {
         self.responder = responder
+        self.requestBody = requestBody
         self.deadline = deadline
     }
 

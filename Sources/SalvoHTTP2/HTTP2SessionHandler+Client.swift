@@ -35,17 +35,21 @@ extension HTTP2SessionHandler {
             responder.complete(.failure(HTTP2Error(.notSent, reason)), delegate: self.responseDelegate)
             return
         }
+        let hasBody = request.body.readableBytes > 0
+        let slot = self.clientStreams.insert(
+            HTTP2ClientStream(responder: responder, deadline: deadline, requestBody: hasBody ? request.body : nil))
         let streamID: Int32
         do throws(HTTP2Error) {
-            streamID = try session.submitRequest(request)
+            streamID = try session.submitRequest(request, slot: slot)
         } catch {
+            self.clientStreams.remove(slot)
             self.creditChanged(self.stateMachine.streamFinished())
             responder.complete(
                 .failure(HTTP2Error(.notSent, error.message, libraryErrorCode: error.libraryErrorCode)),
                 delegate: self.responseDelegate)
             return
         }
-        self.clientStreams[streamID] = HTTP2ClientStream(responder: responder, deadline: deadline)
+        self.clientStreams.update(slot) { $0.streamID = streamID }
         if let deadline { self.scheduleTimeout(at: deadline) }
         self.scheduleFlush()
     }
@@ -67,39 +71,40 @@ extension HTTP2SessionHandler {
 
     // MARK: Called from the NGHTTP2SessionDelegate conformance
 
-    func clientReceivedHeaders(streamID: Int32, status: Int?, headers: HTTP2Headers, endStream: Bool) {
-        guard let index = self.clientStreams.index(forKey: streamID) else { return }
-        self.clientStreams.values[index].receiveHeaders(status: status, headers: headers)
-        if endStream { self.completeResponse(at: index) }
+    func clientReceivedHeaders(slot: Int, status: Int?, headers: HTTP2Headers, endStream: Bool) {
+        self.clientStreams.update(slot) { $0.receiveHeaders(status: status, headers: headers) }
+        if endStream { self.completeResponse(slot: slot) }
     }
 
-    func clientReceivedData(streamID: Int32, bytes: UnsafeRawBufferPointer) {
-        guard let index = self.clientStreams.index(forKey: streamID) else { return }
-        let received = self.clientStreams.values[index].body?.readableBytes ?? 0
-        guard received + bytes.count <= self.configuration.maxBodySize else {
-            if let responder = self.clientStreams.values[index].responder {
-                self.clientStreams.values[index].responder = nil
-                self.pendingCompletions.append(
-                    .failure(responder, HTTP2Error(.invalidOperation, "response body exceeds \(self.configuration.maxBodySize) bytes")))
-                try? self.session?.submitReset(streamID: streamID, errorCode: .cancel)
+    func clientReceivedData(slot: Int, bytes: UnsafeRawBufferPointer) {
+        let maxBodySize = self.configuration.maxBodySize
+        let overflow: (HTTP2Responder?, Int32)? = self.clientStreams.update(slot) { stream in
+            let received = stream.body?.readableBytes ?? 0
+            guard received + bytes.count <= maxBodySize else {
+                defer { stream.responder = nil }
+                return (stream.responder, stream.streamID)
             }
-            return
-        }
-        if self.clientStreams.values[index].body == nil {
-            self.clientStreams.values[index].body = ByteBufferAllocator().buffer(capacity: bytes.count)
-        }
-        self.clientStreams.values[index].body!.writeBytes(bytes)
+            if stream.body == nil { stream.body = ByteBufferAllocator().buffer(capacity: bytes.count) }
+            stream.body!.writeBytes(bytes)
+            return nil
+        } ?? nil
+        guard let (responder, streamID) = overflow, let responder else { return }
+        self.pendingCompletions.append(
+            .failure(responder, HTTP2Error(.invalidOperation, "response body exceeds \(maxBodySize) bytes")))
+        try? self.session?.submitReset(streamID: streamID, errorCode: .cancel)
     }
 
-    func clientPeerEndedStream(streamID: Int32) {
-        guard let index = self.clientStreams.index(forKey: streamID) else { return }
-        self.completeResponse(at: index)
+    func completeResponse(slot: Int) {
+        if let completion = self.clientStreams.update(slot, { $0.takeCompletion() }) ?? nil {
+            self.pendingCompletions.append(completion)
+        }
     }
 
-    func clientStreamClosed(streamID: Int32, errorCode: HTTP2ErrorCode) {
-        guard let stream = self.clientStreams.removeValue(forKey: streamID) else { return }
+    func clientStreamClosed(slot: Int, errorCode: HTTP2ErrorCode) {
+        guard let stream = self.clientStreams.remove(slot) else { return }
         self.creditChanged(self.stateMachine.streamFinished())
         guard let responder = stream.responder else { return }
+        let streamID = stream.streamID
         let error: HTTP2Error
         if self.stateMachine.isAboveGoAway(streamID: streamID) {
             error = HTTP2Error(.notSent, "stream \(streamID) above GOAWAY last stream id", http2ErrorCode: errorCode)
@@ -111,8 +116,12 @@ extension HTTP2SessionHandler {
         self.pendingCompletions.append(.failure(responder, error))
     }
 
+    /// A request nghttp2 never opened (so it carries no slot): found by a walk, which only
+    /// GOAWAY, a cancelled queued request or a closing session cause.
     func clientDroppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
-        guard let stream = self.clientStreams.removeValue(forKey: streamID) else { return }
+        guard let slot = self.clientStreams.occupiedSlots.first(where: { self.clientStreams[$0]?.streamID == streamID }),
+            let stream = self.clientStreams.remove(slot)
+        else { return }
         self.creditChanged(self.stateMachine.streamFinished())
         guard let responder = stream.responder else { return }
         self.pendingCompletions.append(
@@ -133,8 +142,9 @@ extension HTTP2SessionHandler {
     func failAllStreams() {
         guard !self.clientStreams.isEmpty else { return }
         let highestSent = self.session?.highestSentHeadersStreamID ?? 0
-        for (streamID, stream) in self.clientStreams {
-            guard let responder = stream.responder else { continue }
+        for slot in self.clientStreams.occupiedSlots {
+            guard let stream = self.clientStreams[slot], let responder = stream.responder else { continue }
+            let streamID = stream.streamID
             let error =
                 streamID > highestSent || self.stateMachine.isAboveGoAway(streamID: streamID)
                 ? HTTP2Error(.notSent, "connection closed before stream \(streamID) was sent")
@@ -142,12 +152,6 @@ extension HTTP2SessionHandler {
             self.pendingCompletions.append(.failure(responder, error))
         }
         self.clientStreams.removeAll()
-    }
-
-    private func completeResponse(at index: Dictionary<Int32, HTTP2ClientStream>.Index) {
-        if let completion = self.clientStreams.values[index].takeCompletion() {
-            self.pendingCompletions.append(completion)
-        }
     }
 
     private func creditChanged(_ action: StateMachine.CreditAction) {
@@ -174,27 +178,28 @@ extension HTTP2SessionHandler {
         guard let context = self.context, let session = self.session else { return }
         let now = context.eventLoop.now
         var earliest: NIODeadline?
-        var expired: [Int32] = []
-        for (streamID, stream) in self.clientStreams {
-            guard stream.responder != nil, let deadline = stream.deadline else { continue }
+        var expired: [Int] = []
+        for slot in self.clientStreams.occupiedSlots {
+            guard let stream = self.clientStreams[slot], stream.responder != nil, let deadline = stream.deadline else { continue }
             if deadline <= now {
-                expired.append(streamID)
+                expired.append(slot)
             } else if earliest.map({ deadline < $0 }) ?? true {
                 earliest = deadline
             }
         }
-        for streamID in expired {
-            guard let responder = self.clientStreams[streamID]?.responder else { continue }
+        for slot in expired {
+            guard let stream = self.clientStreams[slot], let responder = stream.responder else { continue }
+            let streamID = stream.streamID
             self.pendingCompletions.append(
                 .failure(responder, HTTP2Error(.timeout, "no response on stream \(streamID) before its deadline")))
             if streamID > session.highestSentHeadersStreamID {
                 // Still queued in nghttp2 (no stream credit yet): the reset below cancels it
                 // unsent, and nghttp2 reports that only when the queue moves, so release its
                 // credit now.
-                self.clientStreams[streamID] = nil
+                self.clientStreams.remove(slot)
                 self.creditChanged(self.stateMachine.streamFinished())
             } else {
-                self.clientStreams[streamID]?.responder = nil
+                self.clientStreams.update(slot) { $0.responder = nil }
             }
             // Only streams with a waiting caller are here: the server has not ended them (a
             // stream the server ended was answered at once), so a CANCEL cannot trip

@@ -41,8 +41,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     @exclusivity(unchecked) var session: NGHTTP2Session?
     @exclusivity(unchecked) var context: ChannelHandlerContext?
     @exclusivity(unchecked) var stateMachine: StateMachine
-    @exclusivity(unchecked) var clientStreams: [Int32: HTTP2ClientStream] = [:]
-    @exclusivity(unchecked) var serverStreams: [Int32: HTTP2ServerStream] = [:]
+    @exclusivity(unchecked) var clientStreams = HTTP2StreamSlab<HTTP2ClientStream>()
+    @exclusivity(unchecked) var serverStreams = HTTP2StreamSlab<HTTP2ServerStream>()
     /// Server: streams the peer opened over the connection's life.
     public internal(set) var totalStreamCount = 0
 
