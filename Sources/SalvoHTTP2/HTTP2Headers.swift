@@ -80,11 +80,13 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         precondition(name.count <= Int(UInt16.max) && value.count <= Int(UInt32.max), "header field too long")
         let total = Self.entryHeaderSize + name.count + value.count
-        // reserve + withUnsafeMutableWritableBytes + moveWriterIndex: measured cheaper than
-        // writeWithUnsafeMutableBytes, whose generic dropFirst costs more than the copies.
+        // reserve + withVeryUnsafeMutableBytes + moveWriterIndex: measured cheaper than the
+        // write/withUnsafeMutableWritableBytes APIs, whose generic dropFirst costs more than
+        // the copies.
         self.storage.reserveCapacity(minimumWritableBytes: total)
-        self.storage.withUnsafeMutableWritableBytes { target in
-            let base = target.baseAddress!
+        let offset = self.storage.writerIndex
+        self.storage.withVeryUnsafeMutableBytes { storage in
+            let base = storage.baseAddress! + offset
             base.storeBytes(of: UInt16(truncatingIfNeeded: name.count).bigEndian, as: UInt16.self)
             (base + 2).storeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian, as: UInt32.self)
             if let source = name.baseAddress {

@@ -47,9 +47,9 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     public internal(set) var totalStreamCount = 0
 
     // Work recorded inside nghttp2 callbacks, acted on after it returns.
-    @exclusivity(unchecked) var pendingEvents: [HTTP2Event] = []
-    @exclusivity(unchecked) var pendingCompletions: [HTTP2PendingCompletion] = []
-    @exclusivity(unchecked) var pendingRequests: [HTTP2ReceivedRequest] = []
+    @exclusivity(unchecked) var pendingEvents = CircularBuffer<HTTP2Event>()
+    @exclusivity(unchecked) var pendingCompletions = CircularBuffer<HTTP2PendingCompletion>()
+    @exclusivity(unchecked) var pendingRequests = CircularBuffer<HTTP2ReceivedRequest>()
     @exclusivity(unchecked) private var isDeliveringPending = false
 
     /// Between channelRead and channelReadComplete: flushes wait for the burst's end.
@@ -235,28 +235,18 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
         guard !self.isDeliveringPending else { return }
         self.isDeliveringPending = true
         defer { self.isDeliveringPending = false }
+        // Ring buffers consumed with popFirst: each item is moved out and the storage kept,
+        // and anything appended by the code run here is delivered in the same loop.
         while !self.pendingEvents.isEmpty || !self.pendingCompletions.isEmpty || !self.pendingRequests.isEmpty {
-            var index = 0
-            while index < self.pendingEvents.count {
-                let event = self.pendingEvents[index]
-                index += 1
+            while let event = self.pendingEvents.popFirst() {
                 self.context?.fireUserInboundEventTriggered(event)
             }
-            self.pendingEvents.removeAll(keepingCapacity: true)
-            index = 0
-            while index < self.pendingCompletions.count {
-                let completion = self.pendingCompletions[index]
-                index += 1
+            while let completion = self.pendingCompletions.popFirst() {
                 completion.complete(delegate: self.responseDelegate)
             }
-            self.pendingCompletions.removeAll(keepingCapacity: true)
-            index = 0
-            while index < self.pendingRequests.count {
-                let request = self.pendingRequests[index]
-                index += 1
+            while let request = self.pendingRequests.popFirst() {
                 self.context?.fireChannelRead(self.wrapInboundOut(request))
             }
-            self.pendingRequests.removeAll(keepingCapacity: true)
         }
     }
 
