@@ -13,6 +13,9 @@ struct HTTP2ClientStream {
     var status: Int?
     var headers = HTTP2Headers()
     var body: ByteBuffer?
+    /// The response body outgrew `maxBodySize`: further bytes are dropped and the caller gets
+    /// an error when the server ends the stream (no reset: it may already have ended it).
+    var bodyOverflowed = false
 
     init(responder: HTTP2Responder, deadline: NIODeadline?, requestBody: ByteBuffer?) {
         self.responder = responder
@@ -37,6 +40,10 @@ struct HTTP2ClientStream {
     mutating func takeCompletion() -> HTTP2PendingCompletion? {
         guard let responder = self.responder else { return nil }
         self.responder = nil
+        if self.bodyOverflowed {
+            self.body = nil
+            return .failure(responder, HTTP2Error(.invalidOperation, "response body on stream \(self.streamID) too large"))
+        }
         guard let status = self.status else {
             return .failure(responder, HTTP2Error(.streamReset, "stream ended without a response status", http2ErrorCode: .protocolError))
         }

@@ -78,20 +78,16 @@ extension HTTP2SessionHandler {
 
     func clientReceivedData(slot: Int, bytes: UnsafeRawBufferPointer) {
         let maxBodySize = self.configuration.maxBodySize
-        let overflow: (HTTP2Responder?, Int32)? = self.clientStreams.update(slot) { stream in
+        self.clientStreams.update(slot) { stream in
             let received = stream.body?.readableBytes ?? 0
-            guard received + bytes.count <= maxBodySize else {
-                defer { stream.responder = nil }
-                return (stream.responder, stream.streamID)
+            guard !stream.bodyOverflowed, received + bytes.count <= maxBodySize else {
+                stream.bodyOverflowed = true
+                stream.body = nil
+                return
             }
             if stream.body == nil { stream.body = ByteBufferAllocator().buffer(capacity: bytes.count) }
             stream.body!.writeBytes(bytes)
-            return nil
-        } ?? nil
-        guard let (responder, streamID) = overflow, let responder else { return }
-        self.pendingCompletions.append(
-            .failure(responder, HTTP2Error(.invalidOperation, "response body exceeds \(maxBodySize) bytes")))
-        try? self.session?.submitReset(streamID: streamID, errorCode: .cancel)
+        }
     }
 
     func completeResponse(slot: Int) {

@@ -121,6 +121,7 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     public func channelInactive(context: ChannelHandlerContext) {
         self.stateMachine.channelInactive()
         self.failAllStreams()
+        self.serverStreams.removeAll()
         self.timeoutTask?.cancel()
         self.timeoutTask = nil
         self.deliverPending()

@@ -159,4 +159,31 @@ import Testing
         #expect(recorder.results[11]?.http2Error?.code == HTTP2Error.Code.notSent)
         #expect(recorder.results[12]?.http2Error?.code == HTTP2Error.Code.connectionLost)
     }
+
+    @Test func oversizedBodiesAreRefusedOnBothSides() throws {
+        var server = HTTP2SessionHandler.Configuration()
+        server.maxBodySize = 1_000
+        var client = HTTP2SessionHandler.Configuration()
+        client.maxBodySize = 1_500
+        let connection = try InMemoryConnection(client: client, server: server)
+        defer { connection.close() }
+
+        let tooLargeRequest = connection.send(path: "/big", body: String(repeating: "r", count: 1_001))
+        let fits = connection.send(path: "/ok", body: String(repeating: "o", count: 1_000))
+        try connection.interact()
+        #expect(tooLargeRequest.settled?.http2Error?.code == .streamReset)
+        #expect(tooLargeRequest.settled?.http2Error?.http2ErrorCode == .cancel)
+        #expect(fits.settled?.response?.body?.readableBytes == 1_000)
+        #expect(connection.responder.received.map { $0.request.path } == ["/ok"])
+
+        // The echo of a body the server accepts but the client does not.
+        var big = HTTP2SessionHandler.Configuration()
+        big.maxBodySize = 4_000
+        let second = try InMemoryConnection(client: client, server: big)
+        defer { second.close() }
+        let tooLargeResponse = second.send(path: "/echo", body: String(repeating: "e", count: 3_000))
+        try second.interact()
+        #expect(tooLargeResponse.settled?.http2Error?.code == .invalidOperation)
+        #expect(second.clientToServer.resets.isEmpty)
+    }
 }
