@@ -35,27 +35,24 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     public let mode: Mode
     public let configuration: Configuration
 
-    // Hot-path state is marked @exclusivity(unchecked): every access happens on the channel's
-    // event loop and no inout access to it spans a call out of this module (measured: the
-    // dynamic checks cost ~3,600 instructions per request, about 9% of a request's CPU).
-    @exclusivity(unchecked) var session: NGHTTP2Session?
-    @exclusivity(unchecked) var context: ChannelHandlerContext?
-    @exclusivity(unchecked) var stateMachine: StateMachine
-    @exclusivity(unchecked) var clientStreams = HTTP2StreamSlab<HTTP2ClientStream>()
-    @exclusivity(unchecked) var serverStreams = HTTP2StreamSlab<HTTP2ServerStream>()
+    var session: NGHTTP2Session?
+    var context: ChannelHandlerContext?
+    var stateMachine: StateMachine
+    var clientStreams = HTTP2StreamSlab<HTTP2ClientStream>()
+    var serverStreams = HTTP2StreamSlab<HTTP2ServerStream>()
     /// Server: streams the peer opened over the connection's life.
     public internal(set) var totalStreamCount = 0
 
     // Work recorded inside nghttp2 callbacks, acted on after it returns.
-    @exclusivity(unchecked) var pendingEvents = CircularBuffer<HTTP2Event>()
-    @exclusivity(unchecked) var pendingCompletions = CircularBuffer<HTTP2PendingCompletion>()
-    @exclusivity(unchecked) var pendingRequests = CircularBuffer<HTTP2ReceivedRequest>()
-    @exclusivity(unchecked) private var isDeliveringPending = false
+    var pendingEvents = CircularBuffer<HTTP2Event>()
+    var pendingCompletions = CircularBuffer<HTTP2PendingCompletion>()
+    var pendingRequests = CircularBuffer<HTTP2ReceivedRequest>()
+    private var isDeliveringPending = false
 
     /// Between channelRead and channelReadComplete: flushes wait for the burst's end.
-    @exclusivity(unchecked) private var inReadBurst = false
+    private var inReadBurst = false
     /// A flush is queued for the end of this event-loop tick.
-    @exclusivity(unchecked) private var flushScheduled = false
+    private var flushScheduled = false
 
     var timeoutTask: Scheduled<Void>?
     var timeoutDeadline: NIODeadline?

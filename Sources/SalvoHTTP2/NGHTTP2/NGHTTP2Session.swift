@@ -36,18 +36,16 @@ final class NGHTTP2Session {
     /// every callback, and is safe because the owner drops the session before it goes away.
     private unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
     /// Header block being assembled between `on_begin_headers` and `on_frame_recv`.
-    // @exclusivity(unchecked): confined to one event loop, never accessed inout across a call
-    // out (dynamic checks measured at ~9% of a request's CPU on the handler and here).
-    @exclusivity(unchecked) private var headerBlock = HTTP2Headers()
-    @exclusivity(unchecked) private var headerStatus: Int?
+    private var headerBlock = HTTP2Headers()
+    private var headerStatus: Int?
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
-    @exclusivity(unchecked) private var nameValues: UnsafeMutablePointer<nghttp2_nv>
-    @exclusivity(unchecked) private var nameValueCapacity = 16
+    private var nameValues: UnsafeMutablePointer<nghttp2_nv>
+    private var nameValueCapacity = 16
     /// Three ASCII digits of a response's `:status`, referenced by `nameValues`.
     private let statusDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 3)
 
     /// The highest stream ID whose HEADERS left nghttp2 (client): anything above was never sent.
-    @exclusivity(unchecked) private(set) var highestSentHeadersStreamID: Int32 = 0
+    private(set) var highestSentHeadersStreamID: Int32 = 0
 
     init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
         self.delegate = delegate
