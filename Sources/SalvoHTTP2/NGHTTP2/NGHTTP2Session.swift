@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// Owns one `nghttp2_session*` in memory mode: bytes in through `receive`, bytes out through
-/// `send`. Every unsafe pointer of SalvoHTTP2 lives in this folder.
+/// `send`. Every call into libnghttp2 and every pointer it hands out stays in this folder; the
+/// owner sees Swift values, slots, and (for received DATA) a buffer valid for one call.
 ///
 /// Lifetime: the C session is created in `init` and deleted in `deinit`, so it never outlives
 /// this object, and nghttp2 only calls back synchronously from inside the calls made here.
