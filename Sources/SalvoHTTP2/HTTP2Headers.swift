@@ -38,26 +38,35 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// Appends a field. Names should be lower case (HTTP/2 requires it; nghttp2 peers reject
     /// upper-case names).
     public mutating func add(name: String, value: String) {
-        let nameLength = name.utf8.count
-        let valueLength = value.utf8.count
-        precondition(nameLength <= Int(UInt16.max), "header name too long")
-        self.storage.reserveCapacity(minimumWritableBytes: Self.entryHeaderSize + nameLength + valueLength)
-        self.storage.writeInteger(UInt16(truncatingIfNeeded: nameLength))
-        self.storage.writeInteger(UInt32(truncatingIfNeeded: valueLength))
-        self.storage.writeString(name)
-        self.storage.writeString(value)
-        self.count += 1
+        let added =
+            name.utf8.withContiguousStorageIfAvailable { name in
+                value.utf8.withContiguousStorageIfAvailable { value in
+                    self.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
+                } != nil
+            } ?? false
+        if !added {
+            // Bridged or otherwise non-contiguous strings: copy them once.
+            self.add(name: ByteBuffer(string: name), value: ByteBuffer(string: value))
+        }
     }
 
     /// Appends a field whose value is already bytes (a token, a pre-encoded JWT).
     public mutating func add(name: String, value: ByteBuffer) {
-        let nameLength = name.utf8.count
-        precondition(nameLength <= Int(UInt16.max), "header name too long")
-        self.storage.writeInteger(UInt16(truncatingIfNeeded: nameLength))
-        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.readableBytes))
-        self.storage.writeString(name)
-        self.storage.writeImmutableBuffer(value)
-        self.count += 1
+        let added =
+            name.utf8.withContiguousStorageIfAvailable { name in
+                value.withUnsafeReadableBytes { value in
+                    self.add(name: UnsafeRawBufferPointer(name), value: value)
+                }
+            } != nil
+        if !added { self.add(name: ByteBuffer(string: name), value: value) }
+    }
+
+    private mutating func add(name: ByteBuffer, value: ByteBuffer) {
+        name.withUnsafeReadableBytes { name in
+            value.withUnsafeReadableBytes { value in
+                self.add(name: name, value: value)
+            }
+        }
     }
 
     /// Appends every field of `other`, in order.
@@ -66,12 +75,28 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
         self.count += other.count
     }
 
-    /// Appends a field from bytes valid only for the duration of the call (nghttp2 callbacks).
+    /// Appends a field from bytes valid only for the duration of the call: one capacity check
+    /// and two copies, because this runs for every header of every request and response.
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        self.storage.writeInteger(UInt16(truncatingIfNeeded: name.count))
-        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.count))
-        self.storage.writeBytes(name)
-        self.storage.writeBytes(value)
+        precondition(name.count <= Int(UInt16.max) && value.count <= Int(UInt32.max), "header field too long")
+        let total = Self.entryHeaderSize + name.count + value.count
+        // reserve + withVeryUnsafeMutableBytes + moveWriterIndex: measured cheaper than the
+        // write/withUnsafeMutableWritableBytes APIs, whose generic dropFirst costs more than
+        // the copies.
+        self.storage.reserveCapacity(minimumWritableBytes: total)
+        let offset = self.storage.writerIndex
+        self.storage.withVeryUnsafeMutableBytes { storage in
+            let base = storage.baseAddress! + offset
+            base.storeBytes(of: UInt16(truncatingIfNeeded: name.count).bigEndian, as: UInt16.self)
+            (base + 2).storeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian, as: UInt32.self)
+            if let source = name.baseAddress {
+                (base + Self.entryHeaderSize).copyMemory(from: source, byteCount: name.count)
+            }
+            if let source = value.baseAddress {
+                (base + Self.entryHeaderSize + name.count).copyMemory(from: source, byteCount: value.count)
+            }
+        }
+        self.storage.moveWriterIndex(forwardBy: total)
         self.count += 1
     }
 

@@ -18,8 +18,9 @@ extension HTTP2SessionHandler {
         /// Bytes gathered into one write before writability is checked again; a whole read
         /// burst's output normally fits in one write. Default: 256 KiB.
         public var maxWriteSize: Int = 256 << 10
-        /// Largest request or response body accepted; a larger one resets its stream with
-        /// CANCEL (and fails the request in client mode). Default: 1 MiB.
+        /// Largest body accepted. Server: a larger request is reset with CANCEL and never
+        /// delivered. Client: a larger response fails its request with `.invalidOperation` once
+        /// the server ends the stream (the excess is dropped, no reset is sent). Default: 1 MiB.
         public var maxBodySize: Int = 1 << 20
 
         public init() {}

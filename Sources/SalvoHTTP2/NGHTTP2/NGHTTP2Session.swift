@@ -1,8 +1,15 @@
 import CNGHTTP2
 import NIOCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Owns one `nghttp2_session*` in memory mode: bytes in through `receive`, bytes out through
-/// `send`. Every unsafe pointer of SalvoHTTP2 lives in this folder.
+/// `send`. Every call into libnghttp2 and every pointer it hands out stays in this folder; the
+/// owner sees Swift values, slots, and (for received DATA) a buffer valid for one call.
 ///
 /// Lifetime: the C session is created in `init` and deleted in `deinit`, so it never outlives
 /// this object, and nghttp2 only calls back synchronously from inside the calls made here.
@@ -32,8 +39,6 @@ final class NGHTTP2Session {
     /// Header block being assembled between `on_begin_headers` and `on_frame_recv`.
     private var headerBlock = HTTP2Headers()
     private var headerStatus: Int?
-    /// Bodies nghttp2 pulls through the data provider, consumed as DATA frames are built.
-    private var outboundBodies: [Int32: ByteBuffer] = [:]
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
     private var nameValueCapacity = 16
@@ -119,7 +124,7 @@ final class NGHTTP2Session {
             // `data` stays valid only until the next nghttp2 call: copy it now.
             let bytes = UnsafeRawBufferPointer(start: data, count: count)
             if buffer == nil {
-                buffer = allocator.buffer(capacity: max(count, 16 * 1024))
+                buffer = allocator.buffer(capacity: max(count, min(limit, 64 * 1024)))
             }
             buffer!.writeBytes(bytes)
         }
@@ -134,42 +139,53 @@ final class NGHTTP2Session {
 
     // MARK: Submissions (queued; they go out on the next `send`)
 
-    /// Queues a request and returns its stream ID.
-    func submitRequest(_ request: HTTP2Request) throws(HTTP2Error) -> Int32 {
+    /// Queues a request and returns its stream ID. `slot` names the stream in every callback.
+    func submitRequest(_ request: HTTP2Request, slot: Int) throws(HTTP2Error) -> Int32 {
+        let userData = Self.pointer(slot: slot)
         let hasBody = request.body.readableBytes > 0
-        let streamID = try self.withNameValues(request.headers, status: nil) { (nva, count) throws(HTTP2Error) in
+        return try self.withNameValues(request.headers, status: nil) { (nva, count) throws(HTTP2Error) in
             try Self.check(
                 hasBody
-                    ? withUnsafePointer(to: Self.makeBodyProvider()) { nghttp2_submit_request(self.session, nil, nva, count, $0, nil) }
-                    : nghttp2_submit_request(self.session, nil, nva, count, nil, nil),
+                    ? withUnsafePointer(to: Self.makeBodyProvider(userData)) {
+                        nghttp2_submit_request(self.session, nil, nva, count, $0, userData)
+                    }
+                    : nghttp2_submit_request(self.session, nil, nva, count, nil, userData),
                 "nghttp2_submit_request"
             )
         }
-        if hasBody { self.outboundBodies[streamID] = request.body }
-        return streamID
     }
 
-    /// Queues a response on a stream the peer opened.
-    func submitResponse(streamID: Int32, _ response: HTTP2Response) throws(HTTP2Error) {
+    /// Queues a response on a stream the peer opened; its body (if any) is pulled from the
+    /// delegate's `slot`.
+    func submitResponse(streamID: Int32, _ response: HTTP2Response, slot: Int) throws(HTTP2Error) {
         guard (100...999).contains(response.status) else {
             throw HTTP2Error(.invalidOperation, "status \(response.status) is not three digits")
         }
-        let body = response.body ?? ByteBuffer()
-        let hasBody = body.readableBytes > 0
-        if hasBody { self.outboundBodies[streamID] = body }
-        do {
-            _ = try self.withNameValues(response.headers, status: response.status) { (nva, count) throws(HTTP2Error) in
-                try Self.check(
-                    hasBody
-                        ? withUnsafePointer(to: Self.makeBodyProvider()) { nghttp2_submit_response(self.session, streamID, nva, count, $0) }
-                        : nghttp2_submit_response(self.session, streamID, nva, count, nil),
-                    "nghttp2_submit_response"
-                )
-            }
-        } catch {
-            if hasBody { self.outboundBodies[streamID] = nil }
-            throw error
+        let hasBody = (response.body?.readableBytes ?? 0) > 0
+        _ = try self.withNameValues(response.headers, status: response.status) { (nva, count) throws(HTTP2Error) in
+            try Self.check(
+                hasBody
+                    ? withUnsafePointer(to: Self.makeBodyProvider(Self.pointer(slot: slot))) {
+                        nghttp2_submit_response(self.session, streamID, nva, count, $0)
+                    }
+                    : nghttp2_submit_response(self.session, streamID, nva, count, nil),
+                "nghttp2_submit_response"
+            )
         }
+    }
+
+    /// The slot of an open stream, from nghttp2's stream user data.
+    func slot(forStreamID streamID: Int32) -> Int? {
+        Self.slot(nghttp2_session_get_stream_user_data(self.session, streamID))
+    }
+
+    /// Slots travel through nghttp2 as `void *` user data: slot + 1, so that 0 means none.
+    static func pointer(slot: Int) -> UnsafeMutableRawPointer? {
+        UnsafeMutableRawPointer(bitPattern: slot + 1)
+    }
+
+    static func slot(_ pointer: UnsafeMutableRawPointer?) -> Int? {
+        pointer.map { Int(bitPattern: $0) - 1 }
     }
 
     func submitSettings(_ settings: [(id: NGHTTP2SettingsID, value: UInt32)]) throws(HTTP2Error) {
@@ -266,13 +282,17 @@ final class NGHTTP2Session {
 
     private static let statusName: StaticString = ":status"
 
-    func beginHeaders() {
+    func beginHeaders(streamID: Int32, isRequest: Bool) {
         self.headerBlock = HTTP2Headers(minimumCapacity: 256)
         self.headerStatus = nil
+        if isRequest {
+            let slot = self.delegate.sessionPeerOpenedStream(streamID: streamID)
+            nghttp2_session_set_stream_user_data(self.session, streamID, Self.pointer(slot: slot))
+        }
     }
 
     func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        if name.count == 7, self.headerStatus == nil, name.elementsEqual(":status".utf8) {
+        if name.count == 7, self.headerStatus == nil, memcmp(name.baseAddress!, Self.statusName.utf8Start, 7) == 0 {
             self.headerStatus = Self.parseStatus(value)
         } else {
             self.headerBlock.add(name: name, value: value)
@@ -280,9 +300,10 @@ final class NGHTTP2Session {
     }
 
     func endHeaders(streamID: Int32, endStream: Bool) {
-        self.delegate.sessionReceivedHeaders(
-            streamID: streamID, status: self.headerStatus, headers: self.headerBlock, endStream: endStream)
+        let headers = self.headerBlock
         self.headerBlock = HTTP2Headers()
+        guard let slot = self.slot(forStreamID: streamID) else { return }
+        self.delegate.sessionReceivedHeaders(slot: slot, status: self.headerStatus, headers: headers, endStream: endStream)
     }
 
     private static func parseStatus(_ value: UnsafeRawBufferPointer) -> Int? {
@@ -296,23 +317,34 @@ final class NGHTTP2Session {
     }
 
     /// Copies the next part of a stream's body into nghttp2's DATA frame buffer.
-    func readBody(streamID: Int32, into buffer: UnsafeMutableRawBufferPointer, endOfData: inout Bool) -> Int? {
-        guard let index = self.outboundBodies.index(forKey: streamID) else { return nil }
-        let copied = self.outboundBodies.values[index].readWithUnsafeReadableBytes { source in
+    func readBody(slot: Int, into buffer: UnsafeMutableRawBufferPointer, endOfData: inout Bool) -> Int? {
+        guard var body = self.delegate.sessionTakeOutboundBody(slot: slot) else { return nil }
+        let copied = body.readWithUnsafeReadableBytes { source in
             let count = min(source.count, buffer.count)
             buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<count]))
             return count
         }
-        if self.outboundBodies.values[index].readableBytes == 0 {
+        if body.readableBytes == 0 {
             endOfData = true
-            self.outboundBodies.remove(at: index)
+        } else {
+            self.delegate.sessionReturnOutboundBody(slot: slot, body)
         }
         return copied
     }
 
+    func receivedData(streamID: Int32, bytes: UnsafeRawBufferPointer) {
+        guard let slot = self.slot(forStreamID: streamID) else { return }
+        self.delegate.sessionReceivedData(slot: slot, bytes: bytes)
+    }
+
+    func peerEndedStream(streamID: Int32) {
+        guard let slot = self.slot(forStreamID: streamID) else { return }
+        self.delegate.sessionPeerEndedStream(slot: slot)
+    }
+
     func streamClosed(streamID: Int32, errorCode: UInt32) {
-        if !self.outboundBodies.isEmpty { self.outboundBodies[streamID] = nil }
-        self.delegate.sessionStreamClosed(streamID: streamID, errorCode: HTTP2ErrorCode(rawValue: errorCode))
+        guard let slot = self.slot(forStreamID: streamID) else { return }
+        self.delegate.sessionStreamClosed(slot: slot, errorCode: HTTP2ErrorCode(rawValue: errorCode))
     }
 
     func sentHeaders(streamID: Int32) {
@@ -320,7 +352,6 @@ final class NGHTTP2Session {
     }
 
     func droppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
-        if !self.outboundBodies.isEmpty { self.outboundBodies[streamID] = nil }
         self.delegate.sessionDroppedHeaders(streamID: streamID, libraryErrorCode: libraryErrorCode)
     }
 

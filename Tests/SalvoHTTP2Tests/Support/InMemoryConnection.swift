@@ -38,6 +38,7 @@ final class InMemoryConnection {
     /// Moves bytes both ways until neither side has anything to send.
     func interact() throws {
         for _ in 0..<10_000 {
+            self.loop.run()  // flushes scheduled for the end of the tick
             var moved = false
             while let bytes = try self.client.readOutbound(as: ByteBuffer.self) {
                 self.clientToServer.append(bytes)
