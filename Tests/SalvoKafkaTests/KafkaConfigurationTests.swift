@@ -1,3 +1,4 @@
+import CRdKafka
 @testable import SalvoKafka
 import Testing
 
@@ -19,6 +20,19 @@ import Testing
         #expect(properties["fetch.max.bytes"] == String(8192 * 1024))
         #expect(properties["log.queue"] == "true")
         #expect(properties["session.timeout.ms"] == "45000")
+        #expect(properties["fetch.queue.backoff.ms"] == "10")
+    }
+
+    @Test func propertiesNewerThanTheLoadedLibraryAreSkippedNotFatal() throws {
+        // Like fetch.queue.backoff.ms on librdkafka 2.0.2: unknown, but declared optional.
+        let properties = ["client.id": "x", "future.property": "1"]
+        let conf = try RDKafkaConfig.makeConf(properties, events: 0, skippingIfUnknown: ["future.property"])
+        rd_kafka_conf_destroy(conf)
+        #expect(throws: KafkaError.self) {
+            let conf = try RDKafkaConfig.makeConf(properties, events: 0, skippingIfUnknown: [])
+            rd_kafka_conf_destroy(conf)
+        }
+        #expect(RDKafkaConfig.versionDependentProperties.contains("fetch.queue.backoff.ms"))
     }
 
     @Test func producerIsIdempotentWithAcksAllByDefault() {

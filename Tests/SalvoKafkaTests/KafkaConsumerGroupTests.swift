@@ -24,7 +24,6 @@ import Testing
         }
 
         var all: [(message: KafkaConsumerMessage, result: KafkaOffsetTracker.MarkResult?)] { entries.withLock { $0 } }
-        var count: Int { entries.withLock { $0.count } }
     }
 
     @Test(arguments: Self.cases)
@@ -71,6 +70,15 @@ import Testing
             try await leaverTask.value
             try await leaver.close()
             #expect(leaverLog.all.allSatisfy { leaverShare.contains($0.message.topicPartition) })
+            // The stream ends once the consumer closed; its last change gives everything back.
+            var changes: [KafkaAssignmentChange] = []
+            for await change in leaver.assignmentChanges { changes.append(change) }
+            #expect(changes.first.map { if case .assigned = $0 { true } else { false } } == true, "\(changes)")
+            if case .revoked(let last)? = changes.last {
+                #expect(leaverShare.isSubset(of: Set(last)), "closing revoked the share: \(changes)")
+            } else {
+                Issue.record("closing must publish a revocation: \(changes)")
+            }
 
             let everything = try await KafkaTestTraffic.eventually(timeout: .seconds(60)) {
                 Set((leaverLog.all + survivorLog.all).compactMap { KafkaTestTraffic.index(of: $0.message) }).count == total

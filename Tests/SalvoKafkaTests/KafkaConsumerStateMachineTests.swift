@@ -160,6 +160,13 @@ import Testing
         #expect(machine.assigned([p0]).startOffsets.isEmpty, "only the very next assignment uses it")
     }
 
+    @Test func uncommittedWatermarksOfSeveralRevokesAreKeptTogether() {
+        var machine = makeMachine()
+        _ = machine.revoked([p0], uncommitted: [p0: 3])
+        _ = machine.revoked([p1], uncommitted: [p1: 9])
+        #expect(machine.assigned([p0, p1]).startOffsets == [p0: 3, p1: 9])
+    }
+
     @Test func closeFinishesWaitersCommitsThenLeaves() {
         var machine = makeMachine()
         _ = machine.receive(message(p0, 0))

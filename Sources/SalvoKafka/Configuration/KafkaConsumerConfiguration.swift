@@ -2,8 +2,10 @@
 ///
 /// Auto commit and auto offset store are always off: offsets are committed only up to the
 /// contiguous done watermark (see `KafkaOffsetTracker`). Buffering is bounded at both levels:
-/// librdkafka's prefetch queue (`prefetchMaxKilobytes`, `prefetchMinMessages`) and Salvo's
-/// hand-over buffer (`bufferCapacity`), which pauses the assigned partitions when full.
+/// Salvo's hand-over buffer (`bufferCapacity`) stops taking messages from librdkafka when full,
+/// and librdkafka then stops fetching once its prefetch queue holds `prefetchMaxKilobytes` or
+/// `prefetchMinMessages`. Memory stays bounded without pausing partitions (which would make
+/// librdkafka drop and re-fetch its prefetch); pausing is left to the application.
 public struct KafkaConsumerConfiguration: Sendable, Hashable {
     public var client: KafkaClientConfiguration
     /// The consumer group. Required.
@@ -25,13 +27,17 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
     public var assignmentStrategy: KafkaAssignmentStrategy
     /// How often advanced done watermarks are committed. Default: 1 s.
     public var commitInterval: Duration
-    /// Messages waiting in Salvo's hand-over buffer before the assigned partitions are paused;
-    /// they resume when the buffer is half empty. Default: 1,000.
+    /// Messages waiting in Salvo's hand-over buffer before the poll thread stops taking more
+    /// from librdkafka; it starts again when the buffer is half empty. Default: 1,000.
     public var bufferCapacity: Int
     /// librdkafka's prefetch bound in KiB (`queued.max.messages.kbytes`). Default: 8,192 (8 MiB).
     public var prefetchMaxKilobytes: Int
     /// librdkafka's prefetch target in messages (`queued.min.messages`). Default: 10,000.
     public var prefetchMinMessages: Int
+    /// How long librdkafka waits before fetching again once its prefetch queue was full
+    /// (`fetch.queue.backoff.ms`, librdkafka ≥ 2.1; older versions ignore it). librdkafka's own
+    /// default of 1 s stalls a consumer that drains a bounded prefetch quickly. Default: 10 ms.
+    public var prefetchBackoff: Duration
     /// How long `close()` may take to commit and leave the group. Default: 30 s.
     public var closeTimeout: Duration
 
@@ -48,6 +54,7 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
         self.bufferCapacity = 1_000
         self.prefetchMaxKilobytes = 8_192
         self.prefetchMinMessages = 10_000
+        self.prefetchBackoff = .milliseconds(10)
         self.closeTimeout = .seconds(30)
     }
 
@@ -65,6 +72,7 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
         guard bufferCapacity >= 1 else { throw .configuration("buffer capacity must be at least 1") }
         guard prefetchMaxKilobytes >= 1 else { throw .configuration("prefetch bound must be at least 1 KiB") }
         guard prefetchMinMessages >= 1 else { throw .configuration("prefetch target must be at least 1 message") }
+        guard prefetchBackoff >= .zero else { throw .configuration("prefetch backoff must not be negative") }
         guard closeTimeout >= .zero else { throw .configuration("close timeout must not be negative") }
     }
 }

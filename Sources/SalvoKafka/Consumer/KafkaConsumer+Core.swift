@@ -204,7 +204,8 @@ extension KafkaConsumer {
         private func handle(_ rebalance: RDKafkaRebalance, client: RDKafkaClient) {
             switch rebalance {
             case .assign(let partitions):
-                let (added, startOffsets) = shared.withLock { $0.machine.assigned(partitions) }
+                let (added, doneWatermarks) = shared.withLock { $0.machine.assigned(partitions) }
+                let startOffsets = startOffsets(from: doneWatermarks, client: client)
                 client.routeMessages(of: partitions)
                 do throws(KafkaError) {
                     try client.assign(partitions, startOffsets: startOffsets)
@@ -224,13 +225,32 @@ extension KafkaConsumer {
             }
         }
 
+        /// Where to start partitions that come back with an uncommitted done watermark: there, or
+        /// at the group's committed offset if another member got further meanwhile. If the group
+        /// cannot be asked, the watermark is still safe: it skips only finished messages.
+        private func startOffsets(
+            from doneWatermarks: [KafkaTopicPartition: Int64],
+            client: RDKafkaClient
+        ) -> [KafkaTopicPartition: Int64] {
+            guard !doneWatermarks.isEmpty else { return [:] }
+            guard let committed = try? client.committed(Array(doneWatermarks.keys), timeout: .seconds(5)) else {
+                return doneWatermarks
+            }
+            return doneWatermarks.filter { partition, watermark in
+                guard let stored = committed[partition] ?? nil else { return true }
+                return watermark > stored
+            }
+        }
+
         /// Commits the done watermark of the revoked partitions before giving them up, so their
         /// next owner starts after everything this member finished.
         private func revoke(_ partitions: [KafkaTopicPartition], client: RDKafkaClient) {
             let offsets = shared.withLock { $0.machine.revoking(partitions) }
             var uncommitted: [KafkaTopicPartition: Int64] = [:]
             if client.assignmentLost {
-                logger.warning("assignment lost; the next owner may reprocess uncommitted messages")
+                // The coordinator would reject the commit; the next owner may reprocess.
+                logger.warning("assignment lost before its done watermark was committed")
+                uncommitted = offsets
             } else if case .failure = commit(offsets, client: client) {
                 uncommitted = offsets
             }

@@ -57,9 +57,9 @@ extension KafkaConsumer {
         private var commitRequested = false
         private var nextCommit: C.Instant
         private var failure: KafkaError?
-        /// Done watermarks of the last revoke whose commit failed (a coordinator that refuses
-        /// commits while rebalancing, a timeout). If the next assignment hands the partitions
-        /// back, fetching starts there instead of at the older committed offset.
+        /// Done watermarks that a revoke could not commit (a coordinator that refuses commits
+        /// while rebalancing, a timeout, a lost assignment). If the next assignment hands the
+        /// partitions back, fetching may start there instead of at an older committed offset.
         private var uncommittedRevoked: [KafkaTopicPartition: Int64] = [:]
         let capacity: Int
         let commitInterval: Duration
@@ -71,7 +71,6 @@ extension KafkaConsumer {
         }
 
         var bufferedCount: Int { buffer.readyCount + buffer.parkedCount }
-        var waiterCount: Int { waiters.count }
         var isLeaving: Bool {
             if case .leaving = lifecycle { return true }
             return false
@@ -175,8 +174,9 @@ extension KafkaConsumer {
         // MARK: Rebalancing
 
         /// Partitions were assigned (librdkafka starts them unpaused). Returns the new ones, and
-        /// where to start those this member finished up to but could not commit. Starting there
-        /// skips only messages this member completed, so nothing is lost.
+        /// the done watermarks this member could not commit for any of them. Starting at one skips
+        /// only messages this member completed, so nothing is lost; the loop starts at the group's
+        /// committed offset instead when that is further.
         mutating func assigned(
             _ partitions: [KafkaTopicPartition]
         ) -> (added: [KafkaTopicPartition], startOffsets: [KafkaTopicPartition: Int64]) {
@@ -201,7 +201,7 @@ extension KafkaConsumer {
             _ partitions: [KafkaTopicPartition],
             uncommitted: [KafkaTopicPartition: Int64] = [:]
         ) -> [KafkaTopicPartition] {
-            uncommittedRevoked = uncommitted
+            uncommittedRevoked.merge(uncommitted) { _, newer in newer }
             let removed = partitions.filter { assignment.contains($0) }
             let set = Set(partitions)
             assignment.subtract(set)

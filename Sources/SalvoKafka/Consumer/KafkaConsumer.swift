@@ -3,8 +3,9 @@ import Logging
 /// A consumer-group member with manual, watermark-based offset management.
 ///
 /// Messages arrive through `messages`, a bounded hand-over buffer fed by a dedicated poll
-/// thread; when it fills up, the assigned partitions are paused in librdkafka rather than
-/// buffered further. Call `markDone` when a message is fully processed, in any order: offsets
+/// thread; when it fills up, the thread stops taking messages and librdkafka's bounded prefetch
+/// stops fetching, so nothing is buffered further. `pause` holds partitions back on purpose
+/// (for example while their downstream is saturated). Call `markDone` when a message is fully processed, in any order: offsets
 /// are committed (every `commitInterval`, on `commitNow`, before partitions are revoked, and on
 /// `close`) only up to the contiguous-done watermark, so nothing unfinished is ever committed.
 ///

@@ -59,11 +59,6 @@ extension RDKafkaClient {
         _ = rd_kafka_purge(handle, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT | RD_KAFKA_PURGE_F_NON_BLOCKING)
     }
 
-    /// Messages librdkafka still holds: queued, in flight, or with an undelivered report.
-    var outstandingMessages: Int {
-        Int(rd_kafka_outq_len(handle))
-    }
-
     private static func makeHeaders(_ headers: [KafkaHeader]) -> OpaquePointer? {
         guard let list = rd_kafka_headers_new(headers.count) else { return nil }
         for header in headers {

@@ -35,6 +35,7 @@ enum RDKafkaConfig {
             "queued.min.messages": String(configuration.prefetchMinMessages),
             // A fetch response must fit the prefetch bound, or librdkafka would overshoot it.
             "fetch.max.bytes": String(min(52_428_800, configuration.prefetchMaxKilobytes * 1024)),
+            "fetch.queue.backoff.ms": String(configuration.prefetchBackoff.wholeMilliseconds),
         ]) { _, typed in typed }
         return properties.merging(configuration.client.properties) { _, raw in raw }
     }
@@ -65,15 +66,26 @@ enum RDKafkaConfig {
         return properties.merging(configuration.properties) { _, raw in raw }
     }
 
+    /// Properties newer than the librdkafka Salvo builds against (2.0.2): set when the loaded
+    /// library knows them, skipped when it reports them unknown.
+    static let versionDependentProperties: Set<String> = ["fetch.queue.backoff.ms"]
+
     /// Builds a configuration object. The caller owns the result until it hands it to
     /// `rd_kafka_new`, which takes ownership only on success.
-    static func makeConf(_ properties: [String: String], events: Int32) throws(KafkaError) -> OpaquePointer {
+    static func makeConf(
+        _ properties: [String: String],
+        events: Int32,
+        skippingIfUnknown optional: Set<String> = versionDependentProperties
+    ) throws(KafkaError) -> OpaquePointer {
         guard let conf = rd_kafka_conf_new() else {
             throw .configuration("rd_kafka_conf_new failed")
         }
         for (name, value) in properties.sorted(by: { $0.key < $1.key }) {
             var errorText = [CChar](repeating: 0, count: 512)
             let result = rd_kafka_conf_set(conf, name, value, &errorText, errorText.count)
+            if result == RD_KAFKA_CONF_UNKNOWN, optional.contains(name) {
+                continue
+            }
             guard result == RD_KAFKA_CONF_OK else {
                 rd_kafka_conf_destroy(conf)
                 let text = String(cCharBuffer: errorText)
