@@ -27,6 +27,17 @@ import Testing
         #expect(machine.pop().result == .wait)
     }
 
+    @Test func aBatchFeedsWaitersFirstThenTheBuffer() {
+        var machine = makeMachine()
+        #expect(machine.next(id: 1, waiter: 5).result == .wait)
+        let deliveries = machine.receive([message(p0, 0), message(p0, 1), message(p1, 0)])
+        #expect(deliveries.map(\.0) == [5])
+        #expect(deliveries.map(\.1) == [message(p0, 0)])
+        #expect(machine.pop().result == .message(message(p0, 1)))
+        #expect(machine.pop().result == .message(message(p1, 0)))
+        #expect(machine.tracker.outstandingCount == 3, "all tracked until marked done")
+    }
+
     @Test func messagesOfUnassignedPartitionsAreDropped() {
         var machine = makeMachine()
         let stranger = KafkaTopicPartition(topic: "t", partition: 9)

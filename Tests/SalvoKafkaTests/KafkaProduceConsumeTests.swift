@@ -120,7 +120,7 @@ import Testing
             #expect(before.count == 1)
             consumer.pause([paused])
 
-            let whilePaused = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(3)) { _ in false }
+            let whilePaused = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(2)) { _ in false }
             let pausedCountBefore = before.filter { $0.topicPartition == paused }.count
             #expect(whilePaused.filter { $0.topicPartition == paused }.isEmpty, "nothing from the paused partition")
             let runningTotal = (before + whilePaused).filter { $0.topicPartition == running }.count

@@ -180,6 +180,13 @@ extension KafkaConsumer {
             return .poll(timeoutMilliseconds: Self.pollTimeoutMilliseconds)
         }
 
+        func loop(_ client: RDKafkaClient, receivedMessages messages: [KafkaConsumerMessage]) {
+            let deliveries = shared.withLock { $0.machine.receive(messages) }
+            for (waiter, message) in deliveries {
+                waiter.resume(returning: .success(message))
+            }
+        }
+
         func loop(_ client: RDKafkaClient, received event: RDKafkaEvent) {
             switch event {
             case .message(let message):

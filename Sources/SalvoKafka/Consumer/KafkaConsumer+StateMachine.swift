@@ -93,6 +93,18 @@ extension KafkaConsumer {
             return nil
         }
 
+        /// Messages arrived from librdkafka in one batch. Returns the waiters to resume, each with
+        /// its message; the rest is buffered.
+        mutating func receive(_ messages: [KafkaConsumerMessage]) -> [(Waiter, KafkaConsumerMessage)] {
+            var deliveries: [(Waiter, KafkaConsumerMessage)] = []
+            for message in messages {
+                if let waiter = receive(message) {
+                    deliveries.append((waiter, message))
+                }
+            }
+            return deliveries
+        }
+
         /// Takes a ready message without waiting. The flag says whether the loop must be woken
         /// because backpressure just ended.
         mutating func pop() -> (result: NextResult, wakeLoop: Bool) {

@@ -8,10 +8,20 @@ protocol RDKafkaLoopDelegate: Sendable {
     /// Runs first in every iteration. Returning `.stop` ends the loop.
     func loopWillPoll(_ client: RDKafkaClient) -> RDKafkaLoop.Step
     func loop(_ client: RDKafkaClient, received event: RDKafkaEvent)
+    /// Messages taken in one batch, in order: one hand-over instead of one per message.
+    func loop(_ client: RDKafkaClient, receivedMessages messages: [KafkaConsumerMessage])
     /// The last call while the client still exists.
     func loopWillStop(_ client: RDKafkaClient)
     /// Called after the client was destroyed: the place to resume whoever waits for the end.
     func loopDidStop()
+}
+
+extension RDKafkaLoopDelegate {
+    func loop(_ client: RDKafkaClient, receivedMessages messages: [KafkaConsumerMessage]) {
+        for message in messages {
+            loop(client, received: .message(message))
+        }
+    }
 }
 
 /// The one dedicated OS thread that owns an `RDKafkaClient`.
@@ -105,11 +115,7 @@ final class RDKafkaLoop: Sendable {
                     delegate.loop(client, received: event)
                 }
             case .pollMessages(let timeout, let limit):
-                var taken = 0
-                while taken < limit, let event = client.pollMessage(timeoutMilliseconds: taken == 0 ? timeout : 0) {
-                    delegate.loop(client, received: event)
-                    taken += 1
-                }
+                takeMessages(limit: limit, timeout: timeout, delegate: delegate)
                 for _ in 0..<Self.eventBatchLimit {
                     guard let event = client.poll(timeoutMilliseconds: 0) else { break }
                     delegate.loop(client, received: event)
@@ -122,6 +128,29 @@ final class RDKafkaLoop: Sendable {
         delegate.loopWillStop(client)
         client.destroy()
         delegate.loopDidStop()
+    }
+
+    /// Takes up to `limit` messages, waiting only for the first, and hands them over in order.
+    /// Anything else on the message queue (a partition's fetch error) is handed over in place.
+    private func takeMessages(limit: Int, timeout: Int32, delegate: some RDKafkaLoopDelegate) {
+        var batch: [KafkaConsumerMessage] = []
+        batch.reserveCapacity(limit)
+        var taken = 0
+        while taken < limit, let event = client.pollMessage(timeoutMilliseconds: taken == 0 ? timeout : 0) {
+            taken += 1
+            if case .message(let message) = event {
+                batch.append(message)
+                continue
+            }
+            if !batch.isEmpty {
+                delegate.loop(client, receivedMessages: batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+            delegate.loop(client, received: event)
+        }
+        if !batch.isEmpty {
+            delegate.loop(client, receivedMessages: batch)
+        }
     }
 
     private func runJobs() {
