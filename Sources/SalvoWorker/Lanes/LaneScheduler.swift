@@ -124,3 +124,5 @@ public struct LaneScheduler<Work: Sendable>: Sendable {
         }
     }
 }
+
+extension LaneScheduler.Slot: Equatable where Work: Equatable {}
