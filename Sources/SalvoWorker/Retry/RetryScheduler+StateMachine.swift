@@ -2,7 +2,7 @@ extension RetryScheduler {
     /// Holds waiting notifications in buckets keyed by (app, due-time window), earliest first.
     ///
     /// Inputs: ``schedule(_:reason:now:)`` for each notification the classifier sent to retry,
-    /// ``collectDue(now:)`` when the timer for ``nextDeadline`` fires, ``drainForShutdown()``.
+    /// ``hold(_:until:now:)`` for retry-topic records not yet due, ``collectDue(now:)`` when the timer for ``nextDeadline`` fires, ``drainForShutdown()``.
     /// Outputs are values the caller acts on: batches to re-dispatch, batches to hand to the retry
     /// topic. Time only moves through the `now` arguments, so tests drive it.
     public struct StateMachine<C: Clock>: Sendable where C.Duration == Duration {
@@ -58,17 +58,21 @@ extension RetryScheduler {
         public mutating func schedule(_ notification: PushNotification, reason: RetryReason, now: Instant) -> ScheduleAction {
             let policy = reason.isPerDeviceToken ? configuration.tooManyRequests : configuration.backoff
             let delay = policy.jitteredDelay(afterAttempt: notification.attempt, fraction: jitter.fraction())
-            let next = notification.retried()
-            let exactDue = now.advanced(by: delay)
-            guard heldCount < configuration.maximumHeldNotifications, delay <= configuration.maximumHeldDelay else {
-                return .handOff(Batch(app: next.job.app, due: exactDue, notifications: [next]))
+            return hold(notification.retried(), until: now.advanced(by: delay), now: now)
+        }
+
+        /// Holds a notification, as it is, until `due`: for records read back from the retry topic
+        /// before their due time. Beyond the bounds it is handed back to the retry topic.
+        public mutating func hold(_ notification: PushNotification, until due: Instant, now: Instant) -> ScheduleAction {
+            guard heldCount < configuration.maximumHeldNotifications, now.duration(to: due) <= configuration.maximumHeldDelay else {
+                return .handOff(Batch(app: notification.job.app, due: due, notifications: [notification]))
             }
-            let key = BucketKey(window: window(containing: exactDue), app: next.job.app)
+            let key = BucketKey(window: window(containing: due), app: notification.job.app)
             let previousEarliest = order.first?.window
             if buckets[key] == nil {
                 order.insert(key, at: insertionIndex(of: key))
             }
-            buckets[key, default: []].append(next)
+            buckets[key, default: []].append(notification)
             heldCount += 1
             return .held(due: deadline(of: key.window), rearmTimer: previousEarliest.map { key.window < $0 } ?? true)
         }
