@@ -60,14 +60,14 @@ public struct RetryRecord: Sendable, Equatable {
     /// The record to produce, keyed by job id. Headers repeat the due time (`salvo-due-at-ms`) so a
     /// consumer can decide to wait without parsing the value.
     public func record() -> OutgoingRecord {
-        var headers = [
+        let headers = [
             RecordHeader(name: "salvo-due-at-ms", text: String(dueAt.millisecondsSince1970)),
             RecordHeader(name: "salvo-attempt", text: String(attempt)),
+            RecordHeader(name: "salvo-app", text: job.app),
             RecordHeader(name: "salvo-source-topic", text: job.source.topic),
             RecordHeader(name: "salvo-source-partition", text: String(job.source.partition)),
             RecordHeader(name: "salvo-source-offset", text: String(job.source.offset)),
         ]
-        headers.append(RecordHeader(name: "salvo-app", text: job.app))
         return OutgoingRecord(key: Array(job.id.utf8), value: encodedValue(), headers: headers)
     }
 
