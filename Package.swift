@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "SalvoKafka", targets: ["SalvoKafka"]),
         .library(name: "SalvoHTTP2", targets: ["SalvoHTTP2"]),
         .library(name: "SalvoAPNs", targets: ["SalvoAPNs"]),
+        .library(name: "SalvoWorker", targets: ["SalvoWorker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -77,6 +78,11 @@ let package = Package(
             dependencies: ["SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "SalvoWorker",
+            dependencies: ["SalvoAPNs", nioCore, logging, metrics, dequeModule],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: The executable
         .executableTarget(
@@ -108,6 +114,11 @@ let package = Package(
         .testTarget(
             name: "SalvoAPNsTests",
             dependencies: ["SalvoAPNs", nioCore, nioPosix, nioSSL, crypto, x509],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SalvoWorkerTests",
+            dependencies: ["SalvoWorker", "SalvoAPNs", nioCore],
             swiftSettings: swiftSettings
         ),
     ]
