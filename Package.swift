@@ -20,6 +20,7 @@ let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-p
 let histogram = Target.Dependency.product(name: "Histogram", package: "hdrhistogram-swift")
 let yams = Target.Dependency.product(name: "Yams", package: "Yams")
 let dequeModule = Target.Dependency.product(name: "DequeModule", package: "swift-collections")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 
 let package = Package(
     name: "salvo",
@@ -29,6 +30,7 @@ let package = Package(
         .library(name: "SalvoKafka", targets: ["SalvoKafka"]),
         .library(name: "SalvoHTTP2", targets: ["SalvoHTTP2"]),
         .library(name: "SalvoAPNs", targets: ["SalvoAPNs"]),
+        .library(name: "SalvoMockAPNs", targets: ["SalvoMockAPNs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -73,11 +75,19 @@ let package = Package(
             dependencies: ["SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "SalvoMockAPNs",
+            dependencies: [
+                "SalvoHTTP2", "SalvoAPNs", nioCore, nioPosix, nioSSL, nioHTTP1, crypto, x509, logging,
+                prometheus, yams, serviceLifecycle,
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: The executable
         .executableTarget(
             name: "salvo",
-            dependencies: ["SalvoKafka", "SalvoAPNs", argumentParser, logging],
+            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", argumentParser, logging, serviceLifecycle],
             swiftSettings: swiftSettings
         ),
 
@@ -98,6 +108,11 @@ let package = Package(
         .testTarget(
             name: "SalvoAPNsTests",
             dependencies: ["SalvoAPNs", nioCore, nioPosix, nioSSL, crypto, x509],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SalvoMockAPNsTests",
+            dependencies: ["SalvoMockAPNs", "SalvoAPNs", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging],
             swiftSettings: swiftSettings
         ),
     ]

@@ -8,6 +8,7 @@ struct SalvoCommand: AsyncParsableCommand {
         abstract: "High-throughput APNs fan-out: Kafka in, HTTP/2 out, feedback back.",
         subcommands: [
             VersionCommand.self,
+            MockAPNsCommand.self,
         ]
     )
 }
