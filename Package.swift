@@ -20,6 +20,7 @@ let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-p
 let histogram = Target.Dependency.product(name: "Histogram", package: "hdrhistogram-swift")
 let yams = Target.Dependency.product(name: "Yams", package: "Yams")
 let dequeModule = Target.Dependency.product(name: "DequeModule", package: "swift-collections")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 
 let package = Package(
     name: "salvo",
@@ -30,6 +31,7 @@ let package = Package(
         .library(name: "SalvoHTTP2", targets: ["SalvoHTTP2"]),
         .library(name: "SalvoAPNs", targets: ["SalvoAPNs"]),
         .library(name: "SalvoWorker", targets: ["SalvoWorker"]),
+        .library(name: "SalvoMockAPNs", targets: ["SalvoMockAPNs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -83,11 +85,19 @@ let package = Package(
             dependencies: ["SalvoAPNs", nioCore, logging, metrics, dequeModule],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "SalvoMockAPNs",
+            dependencies: [
+                "SalvoHTTP2", "SalvoAPNs", nioCore, nioPosix, nioSSL, nioHTTP1, crypto, x509, logging,
+                prometheus, yams, serviceLifecycle,
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: The executable
         .executableTarget(
             name: "salvo",
-            dependencies: ["SalvoKafka", "SalvoAPNs", argumentParser, logging],
+            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", argumentParser, logging, serviceLifecycle],
             swiftSettings: swiftSettings
         ),
 
@@ -119,6 +129,11 @@ let package = Package(
         .testTarget(
             name: "SalvoWorkerTests",
             dependencies: ["SalvoWorker", "SalvoAPNs", nioCore],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SalvoMockAPNsTests",
+            dependencies: ["SalvoMockAPNs", "SalvoAPNs", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging],
             swiftSettings: swiftSettings
         ),
     ]

@@ -132,6 +132,17 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
         return found
     }
 
+    /// Calls `body` with every field's name and value, in order, as views of this list's storage:
+    /// no copies and no Strings, for a server that inspects every request's headers (the mock APNs).
+    public func forEachField(_ body: (_ name: ByteBufferView, _ value: ByteBufferView) -> Void) {
+        self.forEachEntry { name, value in
+            body(
+                self.storage.viewBytes(at: name.lowerBound, length: name.count)!,
+                self.storage.viewBytes(at: value.lowerBound, length: value.count)!)
+            return true
+        }
+    }
+
     public func makeIterator() -> Iterator {
         Iterator(storage: self.storage)
     }

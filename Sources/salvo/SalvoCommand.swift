@@ -12,6 +12,7 @@ struct SalvoCommand: AsyncParsableCommand {
             EnqueueCommand.self,
             BenchCommand.self,
             DemoCommand.self,
+            MockAPNsCommand.self,
         ]
     )
 }
