@@ -77,7 +77,10 @@ let package = Package(
         ),
         .target(
             name: "SalvoAPNs",
-            dependencies: ["SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule],
+            dependencies: [
+                "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule,
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -97,7 +100,10 @@ let package = Package(
         // MARK: The executable
         .executableTarget(
             name: "salvo",
-            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", argumentParser, logging, serviceLifecycle],
+            dependencies: [
+                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", argumentParser, logging, serviceLifecycle,
+                nioCore, nioPosix, nioSSL,
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -123,7 +129,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SalvoAPNsTests",
-            dependencies: ["SalvoAPNs", nioCore, nioPosix, nioSSL, crypto, x509],
+            dependencies: [
+                "SalvoAPNs", nioCore, nioPosix, nioSSL, crypto, x509,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Loopback tests of the APNs connection and pool against real HTTP/2 servers (nghttpd,
+        // and a scripted server on SalvoHTTP2's server mode), kept apart so the unit tests stay fast.
+        .testTarget(
+            name: "SalvoAPNsLiveTests",
+            dependencies: ["SalvoAPNs", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -7,6 +7,10 @@
 /// - ``Code/notSent``: APNs never processed the request (refused stream, GOAWAY above the last
 ///   stream id, connection lost before the headers left). Replaying it is always safe.
 ///
+/// Between the two sit the transport failures, ``Code/timedOut`` and ``Code/connectionLost``: the
+/// request left but no answer came, so APNs may or may not have delivered it; and
+/// ``Code/connectionFailed``, when no connection could be set up at all.
+///
 /// Every other code is raised before anything is sent (validation, credentials) and is permanent
 /// for the input that caused it. Messages never contain key material.
 public struct APNsError: Error, Sendable, CustomStringConvertible {
@@ -29,6 +33,9 @@ public struct APNsError: Error, Sendable, CustomStringConvertible {
             case invalidConfiguration
             case rejected
             case notSent
+            case connectionFailed
+            case timedOut
+            case connectionLost
         }
 
         private let base: Base
@@ -66,6 +73,16 @@ public struct APNsError: Error, Sendable, CustomStringConvertible {
         public static let rejected = Code(.rejected)
         /// APNs never processed the request; replaying it is safe.
         public static let notSent = Code(.notSent)
+        /// No HTTP/2 connection could be set up: TCP connect, TLS handshake (certificate rejected
+        /// by either side), ALPN without `h2`, or no SETTINGS in time. ``APNsError/underlying``
+        /// carries the transport's own text.
+        public static let connectionFailed = Code(.connectionFailed)
+        /// No answer before the request's deadline. APNs may still have delivered it, so a retry
+        /// can duplicate the notification.
+        public static let timedOut = Code(.timedOut)
+        /// The connection went away after the request left and before APNs answered. APNs may
+        /// have delivered it, so a retry can duplicate the notification.
+        public static let connectionLost = Code(.connectionLost)
 
         public var description: String { base.rawValue }
     }
@@ -119,11 +136,13 @@ public struct APNsError: Error, Sendable, CustomStringConvertible {
         APNsError(code: .notSent, message: "notification not sent: \(cause)", underlying: cause, file: file, line: line)
     }
 
-    /// Whether sending the same notification again may succeed: always for ``Code/notSent``, per
-    /// Apple's retry matrix for ``Code/rejected``, never for errors raised before sending.
+    /// Whether sending the same notification again may succeed: always for ``Code/notSent`` and
+    /// the transport failures (``Code/connectionFailed``, ``Code/timedOut``,
+    /// ``Code/connectionLost``), per Apple's retry matrix for ``Code/rejected``, never for errors
+    /// raised before sending.
     public var isRetriable: Bool {
         switch code {
-        case .notSent: return true
+        case .notSent, .connectionFailed, .timedOut, .connectionLost: return true
         case .rejected: return (response?.retryPolicy ?? .never) != .never
         default: return false
         }

@@ -10,9 +10,10 @@ struct SalvoCommand: AsyncParsableCommand {
             VersionCommand.self,
             TopicsCommand.self,
             EnqueueCommand.self,
+            SendCommand.self,
+            MockAPNsCommand.self,
             BenchCommand.self,
             DemoCommand.self,
-            MockAPNsCommand.self,
         ]
     )
 }

@@ -1,0 +1,16 @@
+import NIOCore
+
+/// What a pool needs from one connection: the real ``APNsConnection`` core, or a fake in tests
+/// (Pushy's `ApnsChannelPoolTest` style). Confined to the pool's event loop.
+protocol APNsPoolConnection: AnyObject {
+    var id: APNsConnectionID { get }
+    /// The server's SETTINGS_MAX_CONCURRENT_STREAMS in force.
+    var maxConcurrentStreams: Int { get }
+    /// Sends `request`; `completion` runs exactly once, on the event loop, possibly before this
+    /// returns (a request refused at once is `.failed(.notSent)`).
+    func submit(_ request: APNsRequest, deadline: NIODeadline, completion: @escaping (APNsConnectionResult) -> Void)
+    /// Stops new requests with a GOAWAY of our own; in-flight ones finish, then it closes.
+    func retire()
+    /// Closes at once; in-flight requests fail.
+    func close()
+}

@@ -1,0 +1,309 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import SalvoAPNs
+import SalvoHTTP2
+import Synchronization
+
+/// `salvo bench apns`: client CPU per request of the APNs pool against `h2load`, the C ceiling,
+/// with the same request shape against the same local `nghttpd` over TLS, in one run.
+///
+/// The pool runs with every production feature on: certificate verification against the test
+/// CA, a provider-token `authorization` header from the shared token provider, per-request
+/// deadlines, keepalive timers, metrics calls, bounded in-flight. CPU is this process's
+/// user+system time (getrusage) during the measured requests; h2load's is its rusage as a child.
+struct BenchAPNsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns",
+        abstract: "CPU-seconds per 100k requests: the APNs pool vs h2load against a local nghttpd (TLS)."
+    )
+
+    @Option(help: "Requests measured, for each client.")
+    var requests = 1_000_000
+
+    @Option(help: "HTTP/2 connections (pool connections and h2load -c).")
+    var connections = 1
+
+    @Option(help: "Concurrent streams per connection (pool limit and h2load -m).")
+    var concurrency = 100
+
+    @Option(help: "Requests sent through the pool before measuring (connection set-up, first token).")
+    var warmup = 20_000
+
+    @Option(help: "Requests per batch handed to the pool.")
+    var batch = 1_000
+
+    static let topic = "com.example.salvo"
+    static let token = String(repeating: "ab", count: 32)
+
+    func run() async throws {
+        guard self.requests > 0, self.connections > 0, self.concurrency > 0, self.batch > 0, self.warmup >= 0 else {
+            throw ValidationError("requests, connections, concurrency and batch must be positive")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try BenchFiles(directory: directory)
+        let port = try await Self.freePort()
+        let server = try BenchProcess.start(
+            "/usr/sbin/nghttpd",
+            ["-a", "127.0.0.1", "-m", "1000", "-d", files.documentRoot, String(port), files.serverKey, files.serverCertificate])
+        defer { server.kill() }
+        try await Self.waitUntilListening(port: port)
+
+        let credential = try APNsTokenCredential.load(p8Path: files.signingKey, teamID: "BENCHTEAM1")
+        let provider = try APNsTokenProvider(credential: credential)
+        let pool = try self.makePool(credential: credential, provider: provider, port: port, caPath: files.caCertificate)
+        let request = try APNsRequest(
+            token: DeviceToken(hex: Self.token), topic: APNsTopic(Self.topic), pushType: .alert, priority: .immediate,
+            payload: ByteBuffer(bytes: files.payload))
+
+        _ = try await self.drive(pool, request: request, count: self.warmup)
+        let before = CPUTime.current(.process)
+        let start = ContinuousClock.now
+        let outcome = try await self.drive(pool, request: request, count: self.requests)
+        let clientWall = start.duration(to: .now)
+        let clientCPU = CPUTime.current(.process) - before
+        await pool.shutdown()
+        guard outcome.accepted == self.requests else {
+            throw ValidationError("the pool got \(outcome.accepted) of \(self.requests) requests accepted (\(outcome.other) other outcomes)")
+        }
+
+        let jwt = try provider.authorization(for: .next()).jwt
+        let h2load = try self.runH2Load(port: port, jwt: jwt, body: files.payloadPath)
+
+        let clientPer100k = clientCPU / Double(self.requests) * 100_000
+        let h2loadPer100k = h2load.cpu / Double(self.requests) * 100_000
+        let clientRate = Double(self.requests) / Self.seconds(clientWall)
+        print(
+            "apns client: \(Self.format(clientPer100k)) CPU-s/100k, h2load: \(Self.format(h2loadPer100k)) CPU-s/100k, "
+                + "ratio \(Self.format(clientPer100k / h2loadPer100k, digits: 2))")
+        print(
+            "  details: \(self.requests) requests, \(self.connections) connection(s) x \(self.concurrency) streams, TLS, "
+                + "pool \(Int(clientRate)) req/s wall (\(Self.format(clientCPU)) CPU-s), "
+                + "h2load \(Int(h2load.rate)) req/s wall (\(Self.format(h2load.cpu)) CPU-s), "
+                + "libnghttp2 \(NGHTTP2Library.version)")
+    }
+
+    // MARK: The pool
+
+    private func makePool(
+        credential: APNsTokenCredential,
+        provider: APNsTokenProvider<ContinuousClock>,
+        port: Int,
+        caPath: String
+    ) throws -> APNsConnectionPool {
+        var configuration = APNsConnectionPool.Configuration()
+        configuration.connectionCount = self.connections
+        configuration.maximumStreamsPerConnection = self.concurrency
+        configuration.connection.transport = .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMFile(caPath)))
+        return try APNsConnectionPool(
+            credential: credential, tokenProvider: provider,
+            environment: .custom(host: "127.0.0.1", port: port, behavesAs: .production),
+            configuration: configuration, eventLoop: MultiThreadedEventLoopGroup.singleton.next(),
+            logger: Logger(label: "salvo.bench"))
+    }
+
+    /// Sends `count` copies of `request` in batches (suspending while the pool is full) and
+    /// waits for every outcome.
+    private func drive(_ pool: APNsConnectionPool, request: APNsRequest, count: Int) async throws -> BenchTally.Counts {
+        let tally = BenchTally()
+        let batch = Array(repeating: request, count: min(self.batch, max(count, 1)))
+        var sent = 0
+        while sent < count {
+            let size = min(batch.count, count - sent)
+            await pool.send(size == batch.count ? batch : Array(batch.prefix(size))) { _, outcome in tally.record(outcome) }
+            sent += size
+        }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while tally.counts.total < count {
+            guard ContinuousClock.now < deadline else { throw ValidationError("outcomes missing after 120 s") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return tally.counts
+    }
+
+    // MARK: h2load
+
+    private func runH2Load(port: Int, jwt: String, body: String) throws -> (cpu: Double, rate: Double) {
+        let before = CPUTime.current(.children)
+        let start = ContinuousClock.now
+        let output = try BenchProcess.run(
+            "/usr/bin/h2load",
+            [
+                "-n", String(self.requests), "-c", String(self.connections), "-m", String(self.concurrency),
+                "-d", body,
+                "-H", "apns-topic: \(Self.topic)", "-H", "apns-push-type: alert", "-H", "apns-priority: 10",
+                "-H", "authorization: bearer \(jwt)",
+                "https://127.0.0.1:\(port)/3/device/\(Self.token)",
+            ])
+        let wall = Self.seconds(start.duration(to: .now))
+        let cpu = CPUTime.current(.children) - before
+        guard output.contains("\(self.requests) succeeded") else {
+            throw ValidationError("h2load did not succeed on every request:\n\(output)")
+        }
+        return (cpu, Double(self.requests) / wall)
+    }
+
+    // MARK: Helpers
+
+    private static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+
+    private static func waitUntilListening(port: Int) async throws {
+        for _ in 0..<200 {
+            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: port).get()
+            {
+                try? await channel.close()
+                return
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw ValidationError("nghttpd did not start listening on port \(port)")
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    private static func format(_ value: Double, digits: Int = 3) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}
+
+/// Counts outcomes from the pool's event loop.
+private final class BenchTally: Sendable {
+    struct Counts {
+        var accepted: Int
+        var other: Int
+        var total: Int { self.accepted + self.other }
+    }
+
+    private let accepted = Atomic(0)
+    private let other = Atomic(0)
+
+    func record(_ outcome: APNsOutcome) {
+        if outcome.isAccepted {
+            self.accepted.add(1, ordering: .relaxed)
+        } else {
+            self.other.add(1, ordering: .relaxed)
+        }
+    }
+
+    var counts: Counts {
+        Counts(accepted: self.accepted.load(ordering: .relaxed), other: self.other.load(ordering: .relaxed))
+    }
+}
+
+/// User plus system CPU time, from getrusage.
+private enum CPUTime {
+    enum Who {
+        case process
+        /// Terminated children that were waited for.
+        case children
+    }
+
+    static func current(_ who: Who) -> Double {
+        var usage = rusage()
+        _ = getrusage(who == .process ? RUSAGE_SELF.rawValue : RUSAGE_CHILDREN.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+}
+
+/// The benchmark's throw-away TLS material and request files, made with the openssl CLI.
+private struct BenchFiles {
+    let caCertificate: String
+    let serverCertificate: String
+    let serverKey: String
+    let signingKey: String
+    let documentRoot: String
+    let payloadPath: String
+    let payload: [UInt8]
+
+    init(directory: URL) throws {
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        self.caCertificate = path("ca.pem")
+        self.serverCertificate = path("server.pem")
+        self.serverKey = path("server-key.pem")
+        self.signingKey = path("AuthKey_BENCHKEY01.p8")
+        self.documentRoot = path("www")
+        self.payloadPath = path("payload.json")
+        let ecKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+        _ = try BenchProcess.run(
+            "/usr/bin/openssl",
+            ["req", "-x509"] + ecKey + [
+                "-keyout", path("ca-key.pem"), "-out", self.caCertificate, "-days", "1", "-subj", "/CN=Salvo Bench CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
+            ])
+        _ = try BenchProcess.run(
+            "/usr/bin/openssl",
+            ["req"] + ecKey + ["-keyout", self.serverKey, "-out", path("server.csr"), "-subj", "/CN=localhost"])
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
+            .write(toFile: path("server.ext"), atomically: true, encoding: .utf8)
+        _ = try BenchProcess.run(
+            "/usr/bin/openssl",
+            [
+                "x509", "-req", "-in", path("server.csr"), "-CA", self.caCertificate, "-CAkey", path("ca-key.pem"),
+                "-CAcreateserial", "-days", "1", "-out", self.serverCertificate, "-extfile", path("server.ext"),
+            ])
+        _ = try BenchProcess.run(
+            "/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", self.signingKey])
+        let devices = directory.appendingPathComponent("www/3/device")
+        try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: devices.appendingPathComponent(BenchAPNsCommand.token).path, contents: Data())
+        // 200 bytes of JSON, the shape of a typical alert.
+        var payload = #"{"aps":{"alert":{"title":"Salvo benchmark","body":""#
+        let tail = #""},"sound":"default"}}"#
+        payload += String(repeating: "x", count: 200 - payload.utf8.count - tail.utf8.count) + tail
+        self.payload = Array(payload.utf8)
+        try payload.write(toFile: self.payloadPath, atomically: true, encoding: .utf8)
+    }
+}
+
+/// Child processes of the benchmark.
+private struct BenchProcess {
+    let process: Process
+
+    static func start(_ path: String, _ arguments: [String]) throws -> BenchProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return BenchProcess(process: process)
+    }
+
+    /// Runs to completion and returns standard output and error; throws on a failure status.
+    static func run(_ path: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ValidationError("\(path) failed with status \(process.terminationStatus):\n\(output)")
+        }
+        return output
+    }
+
+    /// SIGKILL (nghttpd ignores SIGTERM).
+    func kill() {
+        guard self.process.isRunning else { return }
+        Foundation.kill(self.process.processIdentifier, SIGKILL)
+        self.process.waitUntilExit()
+    }
+}

@@ -1,0 +1,246 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import SalvoAPNs
+
+/// `salvo send`: one push from the command line, printing APNs's answer, for checking a
+/// credential, a token or a payload before a campaign. It uses one connection, not a pool, so a
+/// TLS or credential failure is reported at once with the transport's own words.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send one notification and print APNs's answer (for debugging a credential).",
+        discussion: """
+            Token authentication: --key-file AuthKey_KEYID.p8 --team-id TEAMID [--key-id KEYID].
+            Certificate authentication: --cert-file cert.pem --cert-key-file key.pem, or --p12-file cert.p12.
+            Credentials and destination may come from --config FILE (JSON with the same names in
+            snake_case, e.g. {"key_file": "...", "team_id": "...", "environment": "sandbox"}); flags win.
+            Exit status: 0 accepted, 1 rejected by APNs, 2 no answer (connection, TLS, timeout).
+            """
+    )
+
+    @Option(name: .customLong("device-token"), help: "The device token, hex.")
+    var deviceToken: String
+
+    @Option(help: "apns-topic. Default: the certificate's bundle id.")
+    var topic: String?
+
+    @Option(name: .customLong("push-type"), help: "apns-push-type: alert, background, voip, … Default: alert.")
+    var pushType = "alert"
+
+    @Option(help: "apns-priority: 10, 5 or 1. Default: 10, or 5 for background pushes.")
+    var priority: Int?
+
+    @Option(help: "apns-expiration, UNIX seconds (0: deliver now or never).")
+    var expiration: Int64?
+
+    @Option(name: .customLong("collapse-id"), help: "apns-collapse-id.")
+    var collapseID: String?
+
+    @Option(name: .customLong("apns-id"), help: "apns-id (a UUID). Default: APNs assigns one.")
+    var apnsID: String?
+
+    @Option(help: "The payload, inline JSON.")
+    var payload: String?
+
+    @Option(name: .customLong("payload-file"), help: "The payload, from a JSON file.")
+    var payloadFile: String?
+
+    @OptionGroup var credentials: Credentials
+
+    @Option(help: "A JSON file with credential and destination settings (snake_case names).")
+    var config: String?
+
+    @Option(help: "production or sandbox. Default: production.")
+    var environment: String?
+
+    @Option(help: "Any host speaking APNs (the mock). Default: Apple's host for the environment.")
+    var host: String?
+
+    @Option(help: "443 or 2197 for Apple; any port for the mock. Default: 443.")
+    var port: Int?
+
+    @Option(name: .customLong("ca-file"), help: "Trust this PEM CA instead of the system roots (the mock).")
+    var caFile: String?
+
+    @Flag(help: "Cleartext HTTP/2 (h2c), for a local mock only.")
+    var h2c = false
+
+    @Option(help: "Seconds to wait for the connection and for the answer. Default: 10.")
+    var timeout: Double = 10
+
+    @Flag(help: "Print the answer as one JSON object.")
+    var json = false
+
+    struct Credentials: ParsableArguments {
+        @Option(name: .customLong("key-file"), help: "Token auth: the .p8 signing key.")
+        var keyFile: String?
+        @Option(name: .customLong("key-id"), help: "Token auth: the key id. Default: from AuthKey_<KEYID>.p8.")
+        var keyID: String?
+        @Option(name: .customLong("team-id"), help: "Token auth: the team id.")
+        var teamID: String?
+        @Option(name: .customLong("cert-file"), help: "Certificate auth: the PEM certificate (chain).")
+        var certFile: String?
+        @Option(name: .customLong("cert-key-file"), help: "Certificate auth: the PEM private key.")
+        var certKeyFile: String?
+        @Option(name: .customLong("p12-file"), help: "Certificate auth: a PKCS#12 bundle.")
+        var p12File: String?
+        @Option(help: "Password of the PKCS#12 bundle or the PEM key.")
+        var password: String?
+    }
+
+    /// `--config`: the same settings as the flags, in snake_case.
+    private struct ConfigFile: Decodable {
+        var keyFile, keyID, teamID, certFile, certKeyFile, p12File, password: String?
+        var topic, environment, host, caFile: String?
+        var port: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case keyFile = "key_file", keyID = "key_id", teamID = "team_id", certFile = "cert_file"
+            case certKeyFile = "cert_key_file", p12File = "p12_file", password, topic, environment, host
+            case caFile = "ca_file", port
+        }
+    }
+
+    func run() async throws {
+        let file = try self.config.map { path in
+            try JSONDecoder().decode(ConfigFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        let credential = try self.credential(file)
+        let environment = try self.destination(file)
+        let request = try self.request(credential: credential, topic: self.topic ?? file?.topic)
+
+        var configuration = APNsConnection.Configuration()
+        configuration.connectTimeout = .milliseconds(Int64(self.timeout * 1000))
+        configuration.requestTimeout = .milliseconds(Int64(self.timeout * 1000))
+        if self.h2c {
+            configuration.transport = .plaintext
+        } else if let caFile = self.caFile ?? file?.caFile {
+            configuration.transport = .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMFile(caFile)))
+        }
+
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let response: APNsResponse
+        do {
+            let connection = try await APNsConnection.connect(
+                to: environment, credential: credential, configuration: configuration, eventLoop: eventLoop,
+                logger: Logger(label: "salvo.send"))
+            let answer: Result<APNsResponse, APNsError>
+            do {
+                answer = .success(try await connection.send(request))
+            } catch {
+                answer = .failure(error)
+            }
+            await connection.close()
+            response = try answer.get()
+        } catch {
+            self.printFailure(error, environment: environment)
+            throw ExitCode(2)
+        }
+        self.printAnswer(response, environment: environment)
+        if !response.isAccepted { throw ExitCode(1) }
+    }
+
+    private func credential(_ file: ConfigFile?) throws -> APNsCredential {
+        let keyFile = self.credentials.keyFile ?? file?.keyFile
+        let certFile = self.credentials.certFile ?? file?.certFile
+        let p12File = self.credentials.p12File ?? file?.p12File
+        let password = self.credentials.password ?? file?.password
+        switch (keyFile, certFile, p12File) {
+        case (let keyFile?, nil, nil):
+            guard let teamID = self.credentials.teamID ?? file?.teamID else {
+                throw ValidationError("token authentication needs --team-id")
+            }
+            return .token(try APNsTokenCredential.load(p8Path: keyFile, keyID: self.credentials.keyID ?? file?.keyID, teamID: teamID))
+        case (nil, let certFile?, nil):
+            guard let keyPath = self.credentials.certKeyFile ?? file?.certKeyFile else {
+                throw ValidationError("certificate authentication with --cert-file needs --cert-key-file")
+            }
+            return .certificate(try .pem(certificatePath: certFile, privateKeyPath: keyPath, keyPassword: password))
+        case (nil, nil, let p12File?):
+            return .certificate(try .pkcs12(path: p12File, password: password))
+        default:
+            throw ValidationError("give exactly one credential: --key-file, --cert-file or --p12-file")
+        }
+    }
+
+    private func destination(_ file: ConfigFile?) throws -> APNsEnvironment {
+        let kind: APNsEnvironment.Kind
+        switch self.environment ?? file?.environment ?? "production" {
+        case "production": kind = .production
+        case "sandbox", "development": kind = .sandbox
+        case let other: throw ValidationError("unknown environment \"\(other)\": use production or sandbox")
+        }
+        let standard: APNsEnvironment = kind == .production ? .production : .sandbox
+        let host = self.host ?? file?.host
+        let port = self.port ?? file?.port
+        if host == nil, port == nil || port == standard.port { return standard }
+        return .custom(host: host ?? standard.host, port: port ?? standard.port, behavesAs: kind)
+    }
+
+    private func request(credential: APNsCredential, topic: String?) throws -> APNsRequest {
+        let payloadText: String
+        switch (self.payload, self.payloadFile) {
+        case (let inline?, nil): payloadText = inline
+        case (nil, let path?): payloadText = try String(contentsOfFile: path, encoding: .utf8)
+        case (nil, nil): payloadText = #"{"aps":{"alert":{"title":"salvo send","body":"Test notification"}}}"#
+        default: throw ValidationError("give --payload or --payload-file, not both")
+        }
+        var topicText = topic
+        if topicText == nil, case .certificate(let certificate) = credential { topicText = certificate.bundleID }
+        guard let topicText else { throw ValidationError("--topic is required with token authentication") }
+        guard let pushType = APNsPushType(rawValue: self.pushType) else {
+            throw ValidationError("unknown push type \"\(self.pushType)\"")
+        }
+        return try APNsRequest(
+            token: DeviceToken(hex: self.deviceToken),
+            topic: APNsTopic(topicText),
+            pushType: pushType,
+            priority: try self.priority.map { value in
+                guard let priority = APNsPriority(rawValue: value) else { throw ValidationError("priority must be 10, 5 or 1") }
+                return priority
+            },
+            expiration: try self.expiration.map { try APNsExpiration(secondsSince1970: $0) },
+            collapseID: try self.collapseID.map { try APNsCollapseID($0) },
+            apnsID: try self.apnsID.map { value in
+                guard let id = APNsID(value) else { throw ValidationError("--apns-id must be a UUID") }
+                return id
+            },
+            payload: ByteBuffer(string: payloadText)
+        )
+    }
+
+    private func printAnswer(_ response: APNsResponse, environment: APNsEnvironment) {
+        var fields: [(String, String)] = [("environment", environment.description), ("status", String(response.status))]
+        if let apnsID = response.apnsID { fields.append(("apns-id", apnsID.description)) }
+        if let uniqueID = response.apnsUniqueID { fields.append(("apns-unique-id", uniqueID.description)) }
+        if let reason = response.reason { fields.append(("reason", reason.string)) }
+        if let timestamp = response.timestampMilliseconds { fields.append(("timestamp", String(timestamp))) }
+        if !response.isAccepted, let policy = response.retryPolicy { fields.append(("retry", "\(policy)")) }
+        self.emit(fields)
+    }
+
+    private func printFailure(_ error: any Error, environment: APNsEnvironment) {
+        var fields: [(String, String)] = [("environment", environment.description)]
+        if let error = error as? APNsError {
+            fields += [("error", error.code.description), ("message", error.message)]
+            if let underlying = error.underlying, error.code != .notSent { fields.append(("cause", underlying)) }
+        } else {
+            fields += [("error", "unexpected"), ("message", String(describing: error))]
+        }
+        self.emit(fields)
+    }
+
+    private func emit(_ fields: [(String, String)]) {
+        if self.json {
+            let object = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            for (name, value) in fields { print("\(name): \(value)") }
+        }
+    }
+}
