@@ -45,9 +45,6 @@ final class NGHTTP2Session {
     /// Three ASCII digits of a response's `:status`, referenced by `nameValues`.
     private let statusDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 3)
 
-    /// The highest stream ID whose HEADERS left nghttp2 (client): anything above was never sent.
-    private(set) var highestSentHeadersStreamID: Int32 = 0
-
     init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
         self.delegate = delegate
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
@@ -172,6 +169,12 @@ final class NGHTTP2Session {
                 "nghttp2_submit_response"
             )
         }
+    }
+
+    /// Whether nghttp2 has opened the stream, i.e. started writing its HEADERS. A submitted
+    /// request that is not open is still queued (no stream credit yet) and was never sent.
+    func hasOpened(streamID: Int32) -> Bool {
+        nghttp2_session_find_stream(self.session, streamID) != nil
     }
 
     /// The slot of an open stream, from nghttp2's stream user data.
@@ -345,10 +348,6 @@ final class NGHTTP2Session {
     func streamClosed(streamID: Int32, errorCode: UInt32) {
         guard let slot = self.slot(forStreamID: streamID) else { return }
         self.delegate.sessionStreamClosed(slot: slot, errorCode: HTTP2ErrorCode(rawValue: errorCode))
-    }
-
-    func sentHeaders(streamID: Int32) {
-        if streamID > self.highestSentHeadersStreamID { self.highestSentHeadersStreamID = streamID }
     }
 
     func droppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
