@@ -115,7 +115,7 @@ extension HTTP2SessionHandler {
     /// A request nghttp2 never opened (so it carries no slot): found by a walk, which only
     /// GOAWAY, a cancelled queued request or a closing session cause.
     func clientDroppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
-        guard let slot = self.clientStreams.occupiedSlots.first(where: { self.clientStreams[$0]?.streamID == streamID }),
+        guard let slot = self.clientStreams.firstSlot(where: { $0.streamID == streamID }),
             let stream = self.clientStreams.remove(slot)
         else { return }
         self.creditChanged(self.stateMachine.streamFinished())
