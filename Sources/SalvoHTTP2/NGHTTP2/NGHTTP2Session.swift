@@ -33,6 +33,8 @@ final class NGHTTP2Session {
     }
 
     private let session: OpaquePointer
+    /// Serves nghttp2's allocations; outlives `session` (deleted first in `deinit`).
+    private let allocator = NGHTTP2Allocator()
     /// Owned by the handler that owns this session: unowned(unsafe) avoids reference counting on
     /// every callback, and is safe because the owner drops the session before it goes away.
     private unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
@@ -60,9 +62,12 @@ final class NGHTTP2Session {
         nghttp2_option_set_peer_max_concurrent_streams(option, UInt32(clamping: options.assumedPeerMaxConcurrentStreams))
 
         var created: OpaquePointer?
+        var mem = self.allocator.makeMem()  // copied into the session
         switch options.role {
-        case .client: try Self.check(nghttp2_session_client_new2(&created, callbacks, nil, option), "nghttp2_session_client_new2")
-        case .server: try Self.check(nghttp2_session_server_new2(&created, callbacks, nil, option), "nghttp2_session_server_new2")
+        case .client:
+            try Self.check(nghttp2_session_client_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_client_new3")
+        case .server:
+            try Self.check(nghttp2_session_server_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_server_new3")
         }
         self.session = created!
         nghttp2_session_set_user_data(self.session, Unmanaged.passUnretained(self).toOpaque())
