@@ -115,7 +115,7 @@ extension HTTP2SessionHandler {
     /// A request nghttp2 never opened (so it carries no slot): found by a walk, which only
     /// GOAWAY, a cancelled queued request or a closing session cause.
     func clientDroppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
-        guard let slot = self.clientStreams.occupiedSlots.first(where: { self.clientStreams[$0]?.streamID == streamID }),
+        guard let slot = self.clientStreams.firstSlot(where: { $0.streamID == streamID }),
             let stream = self.clientStreams.remove(slot)
         else { return }
         self.creditChanged(self.stateMachine.streamFinished())
@@ -133,16 +133,17 @@ extension HTTP2SessionHandler {
         self.pendingEvents.append(.pingAcknowledged(HTTP2PingAck(data: data, roundTripTime: context.eventLoop.now - sent)))
     }
 
-    /// Fails every caller still waiting, for a connection that is gone. Requests whose HEADERS
-    /// never left nghttp2 are `.notSent`; the others may have been processed.
+    /// Fails every caller still waiting, for a connection that is gone. Requests nghttp2 never
+    /// opened (still queued, so no HEADERS byte was produced) are `.notSent`; the others may
+    /// have been processed.
     func failAllStreams() {
         guard !self.clientStreams.isEmpty else { return }
-        let highestSent = self.session?.highestSentHeadersStreamID ?? 0
         for slot in self.clientStreams.occupiedSlots {
             guard let stream = self.clientStreams[slot], let responder = stream.responder else { continue }
             let streamID = stream.streamID
+            let opened = self.session?.hasOpened(streamID: streamID) ?? true
             let error =
-                streamID > highestSent || self.stateMachine.isAboveGoAway(streamID: streamID)
+                !opened || self.stateMachine.isAboveGoAway(streamID: streamID)
                 ? HTTP2Error(.notSent, "connection closed before stream \(streamID) was sent")
                 : HTTP2Error(.connectionLost, "connection closed before the response on stream \(streamID) ended")
             self.pendingCompletions.append(.failure(responder, error))
@@ -188,7 +189,7 @@ extension HTTP2SessionHandler {
             let streamID = stream.streamID
             self.pendingCompletions.append(
                 .failure(responder, HTTP2Error(.timeout, "no response on stream \(streamID) before its deadline")))
-            if streamID > session.highestSentHeadersStreamID {
+            if !session.hasOpened(streamID: streamID) {
                 // Still queued in nghttp2 (no stream credit yet): the reset below cancels it
                 // unsent, and nghttp2 reports that only when the queue moves, so release its
                 // credit now.

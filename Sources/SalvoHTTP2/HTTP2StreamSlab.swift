@@ -47,6 +47,11 @@ struct HTTP2StreamSlab<Element> {
         self.slots.indices.filter { self.slots[$0] != nil }
     }
 
+    /// The first occupied slot whose element matches (a linear walk, for rare paths).
+    func firstSlot(where predicate: (Element) -> Bool) -> Int? {
+        self.slots.firstIndex { $0.map(predicate) ?? false }
+    }
+
     mutating func removeAll() {
         self.slots.removeAll()
         self.freeSlots.removeAll()

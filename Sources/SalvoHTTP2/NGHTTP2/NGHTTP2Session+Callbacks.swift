@@ -39,12 +39,6 @@ extension NGHTTP2Session {
             NGHTTP2Session.from(userData).streamClosed(streamID: streamID, errorCode: errorCode)
             return 0
         }
-        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
-            if let frame, frame.pointee.hd.type == NGHTTP2Session.typeHeaders {
-                NGHTTP2Session.from(userData).sentHeaders(streamID: frame.pointee.hd.stream_id)
-            }
-            return 0
-        }
         nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, libraryErrorCode, userData in
             if let frame, frame.pointee.hd.type == NGHTTP2Session.typeHeaders {
                 NGHTTP2Session.from(userData).droppedHeaders(

@@ -33,6 +33,8 @@ final class NGHTTP2Session {
     }
 
     private let session: OpaquePointer
+    /// Serves nghttp2's allocations; outlives `session` (deleted first in `deinit`).
+    private let allocator = NGHTTP2Allocator()
     /// Owned by the handler that owns this session: unowned(unsafe) avoids reference counting on
     /// every callback, and is safe because the owner drops the session before it goes away.
     private unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
@@ -44,9 +46,6 @@ final class NGHTTP2Session {
     private var nameValueCapacity = 16
     /// Three ASCII digits of a response's `:status`, referenced by `nameValues`.
     private let statusDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 3)
-
-    /// The highest stream ID whose HEADERS left nghttp2 (client): anything above was never sent.
-    private(set) var highestSentHeadersStreamID: Int32 = 0
 
     init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
         self.delegate = delegate
@@ -63,9 +62,12 @@ final class NGHTTP2Session {
         nghttp2_option_set_peer_max_concurrent_streams(option, UInt32(clamping: options.assumedPeerMaxConcurrentStreams))
 
         var created: OpaquePointer?
+        var mem = self.allocator.makeMem()  // copied into the session
         switch options.role {
-        case .client: try Self.check(nghttp2_session_client_new2(&created, callbacks, nil, option), "nghttp2_session_client_new2")
-        case .server: try Self.check(nghttp2_session_server_new2(&created, callbacks, nil, option), "nghttp2_session_server_new2")
+        case .client:
+            try Self.check(nghttp2_session_client_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_client_new3")
+        case .server:
+            try Self.check(nghttp2_session_server_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_server_new3")
         }
         self.session = created!
         nghttp2_session_set_user_data(self.session, Unmanaged.passUnretained(self).toOpaque())
@@ -172,6 +174,12 @@ final class NGHTTP2Session {
                 "nghttp2_submit_response"
             )
         }
+    }
+
+    /// Whether nghttp2 has opened the stream, i.e. started writing its HEADERS. A submitted
+    /// request that is not open is still queued (no stream credit yet) and was never sent.
+    func hasOpened(streamID: Int32) -> Bool {
+        nghttp2_session_find_stream(self.session, streamID) != nil
     }
 
     /// The slot of an open stream, from nghttp2's stream user data.
@@ -345,10 +353,6 @@ final class NGHTTP2Session {
     func streamClosed(streamID: Int32, errorCode: UInt32) {
         guard let slot = self.slot(forStreamID: streamID) else { return }
         self.delegate.sessionStreamClosed(slot: slot, errorCode: HTTP2ErrorCode(rawValue: errorCode))
-    }
-
-    func sentHeaders(streamID: Int32) {
-        if streamID > self.highestSentHeadersStreamID { self.highestSentHeadersStreamID = streamID }
     }
 
     func droppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
