@@ -20,6 +20,7 @@ let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-p
 let histogram = Target.Dependency.product(name: "Histogram", package: "hdrhistogram-swift")
 let yams = Target.Dependency.product(name: "Yams", package: "Yams")
 let dequeModule = Target.Dependency.product(name: "DequeModule", package: "swift-collections")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 
 let package = Package(
     name: "salvo",
@@ -29,6 +30,8 @@ let package = Package(
         .library(name: "SalvoKafka", targets: ["SalvoKafka"]),
         .library(name: "SalvoHTTP2", targets: ["SalvoHTTP2"]),
         .library(name: "SalvoAPNs", targets: ["SalvoAPNs"]),
+        .library(name: "SalvoWorker", targets: ["SalvoWorker"]),
+        .library(name: "SalvoMockAPNs", targets: ["SalvoMockAPNs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -63,10 +66,14 @@ let package = Package(
             dependencies: ["CRdKafka", logging, dequeModule],
             swiftSettings: swiftSettings
         ),
+        // The HTTP/2 hot path: dynamic exclusivity checks (its own class state and the ByteBuffer
+        // code NIO inlines into it) measured at ~9% of a request's instructions. Everything in
+        // this target is confined to one event loop and never holds inout access across a call
+        // out of the module, which is what the checks would catch.
         .target(
             name: "SalvoHTTP2",
             dependencies: ["CNGHTTP2", nioCore],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .target(
             name: "SalvoAPNs",
@@ -76,18 +83,40 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "SalvoWorker",
+            dependencies: ["SalvoAPNs", nioCore, logging, metrics, dequeModule],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SalvoMockAPNs",
+            dependencies: [
+                "SalvoHTTP2", "SalvoAPNs", nioCore, nioPosix, nioSSL, nioHTTP1, crypto, x509, logging,
+                prometheus, yams, serviceLifecycle,
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: The executable
         .executableTarget(
             name: "salvo",
-            dependencies: ["SalvoKafka", "SalvoAPNs", argumentParser, logging, nioCore, nioPosix, nioSSL],
+            dependencies: [
+                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", argumentParser, logging, serviceLifecycle,
+                nioCore, nioPosix, nioSSL,
+            ],
             swiftSettings: swiftSettings
         ),
 
         // MARK: Tests
         .testTarget(
             name: "SalvoKafkaTests",
-            dependencies: ["SalvoKafka"],
+            dependencies: ["SalvoKafka", "CRdKafka", logging],
+            swiftSettings: swiftSettings
+        ),
+        // Runs the built `salvo` executable as a subprocess against the test broker.
+        .testTarget(
+            name: "SalvoCLITests",
+            dependencies: ["SalvoKafka", logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -111,6 +140,16 @@ let package = Package(
         .testTarget(
             name: "SalvoAPNsLiveTests",
             dependencies: ["SalvoAPNs", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SalvoWorkerTests",
+            dependencies: ["SalvoWorker", "SalvoAPNs", nioCore],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SalvoMockAPNsTests",
+            dependencies: ["SalvoMockAPNs", "SalvoAPNs", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging],
             swiftSettings: swiftSettings
         ),
     ]

@@ -2,23 +2,54 @@ import NIOCore
 
 /// A client request in flight, from submission until nghttp2 closes its stream.
 struct HTTP2ClientStream {
-    /// Who gets the response: a promise, or the handler's `responseDelegate` with the caller's
-    /// tag (no allocation per request).
-    enum Responder {
-        case promise(EventLoopPromise<HTTP2Response>)
-        case tag(UInt64)
-    }
-
+    /// Known once nghttp2 accepted the submission.
+    var streamID: Int32 = 0
+    /// What nghttp2 has not yet pulled into DATA frames.
+    var requestBody: ByteBuffer?
     /// `nil` once the caller has been answered (response, timeout or error) while the stream
     /// may still be open, e.g. a body still being sent after the server ended its side.
-    var responder: Responder?
+    var responder: HTTP2Responder?
     var deadline: NIODeadline?
     var status: Int?
     var headers = HTTP2Headers()
     var body: ByteBuffer?
+    /// The response body outgrew `maxBodySize`: further bytes are dropped and the caller gets
+    /// an error when the server ends the stream (no reset: it may already have ended it).
+    var bodyOverflowed = false
 
-    init(responder: Responder, deadline: NIODeadline?) {
+    init(responder: HTTP2Responder, deadline: NIODeadline?, requestBody: ByteBuffer?) {
         self.responder = responder
+        self.requestBody = requestBody
         self.deadline = deadline
+    }
+
+    /// Records a response's (final) header block, or appends trailers; 1xx responses are
+    /// informational and ignored. One call, so the dictionary entry is accessed once.
+    mutating func receiveHeaders(status: Int?, headers: HTTP2Headers) {
+        if let status {
+            guard status >= 200 else { return }
+            self.status = status
+            self.headers = headers
+        } else {
+            self.headers.add(contentsOf: headers)
+        }
+    }
+
+    /// Takes the caller's responder and the response assembled so far (moving the buffers out),
+    /// once: later calls return `nil`.
+    mutating func takeCompletion() -> HTTP2PendingCompletion? {
+        guard let responder = self.responder else { return nil }
+        self.responder = nil
+        if self.bodyOverflowed {
+            self.body = nil
+            return .failure(responder, HTTP2Error(.invalidOperation, "response body on stream \(self.streamID) too large"))
+        }
+        guard let status = self.status else {
+            return .failure(responder, HTTP2Error(.streamReset, "stream ended without a response status", http2ErrorCode: .protocolError))
+        }
+        let response = HTTP2Response(status: status, headers: self.headers, body: self.body)
+        self.headers = HTTP2Headers()
+        self.body = nil
+        return .success(responder, response)
     }
 }

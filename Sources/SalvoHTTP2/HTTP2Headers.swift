@@ -38,21 +38,33 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// Appends a field. Names should be lower case (HTTP/2 requires it; nghttp2 peers reject
     /// upper-case names).
     public mutating func add(name: String, value: String) {
-        var name = name
-        var value = value
-        name.withUTF8 { name in
-            value.withUTF8 { value in
-                self.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
-            }
+        let added =
+            name.utf8.withContiguousStorageIfAvailable { name in
+                value.utf8.withContiguousStorageIfAvailable { value in
+                    self.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
+                } != nil
+            } ?? false
+        if !added {
+            // Bridged or otherwise non-contiguous strings: copy them once.
+            self.add(name: ByteBuffer(string: name), value: ByteBuffer(string: value))
         }
     }
 
     /// Appends a field whose value is already bytes (a token, a pre-encoded JWT).
     public mutating func add(name: String, value: ByteBuffer) {
-        var name = name
-        name.withUTF8 { name in
+        let added =
+            name.utf8.withContiguousStorageIfAvailable { name in
+                value.withUnsafeReadableBytes { value in
+                    self.add(name: UnsafeRawBufferPointer(name), value: value)
+                }
+            } != nil
+        if !added { self.add(name: ByteBuffer(string: name), value: value) }
+    }
+
+    private mutating func add(name: ByteBuffer, value: ByteBuffer) {
+        name.withUnsafeReadableBytes { name in
             value.withUnsafeReadableBytes { value in
-                self.add(name: UnsafeRawBufferPointer(name), value: value)
+                self.add(name: name, value: value)
             }
         }
     }
@@ -60,21 +72,25 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// Appends a field whose value is already bytes (a token path, an `apns-id`, a bearer token
     /// prepared once): no String is built on the hot path.
     public mutating func add(name: String, value: [UInt8]) {
-        var name = name
-        name.withUTF8 { name in
-            value.withUnsafeBytes { value in
-                self.add(name: UnsafeRawBufferPointer(name), value: value)
-            }
-        }
+        let nameLength = name.utf8.count
+        precondition(nameLength <= Int(UInt16.max), "header name too long")
+        self.storage.reserveCapacity(minimumWritableBytes: Self.entryHeaderSize + nameLength + value.count)
+        self.storage.writeInteger(UInt16(truncatingIfNeeded: nameLength))
+        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.count))
+        self.storage.writeString(name)
+        self.storage.writeBytes(value)
+        self.count += 1
     }
 
     /// Appends a field whose name and value are both bytes (fields encoded once per job).
     public mutating func add(name: [UInt8], value: [UInt8]) {
-        name.withUnsafeBytes { name in
-            value.withUnsafeBytes { value in
-                self.add(name: name, value: value)
-            }
-        }
+        precondition(name.count <= Int(UInt16.max), "header name too long")
+        self.storage.reserveCapacity(minimumWritableBytes: Self.entryHeaderSize + name.count + value.count)
+        self.storage.writeInteger(UInt16(truncatingIfNeeded: name.count))
+        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.count))
+        self.storage.writeBytes(name)
+        self.storage.writeBytes(value)
+        self.count += 1
     }
 
     /// Appends every field of `other`, in order.
@@ -88,17 +104,23 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         precondition(name.count <= Int(UInt16.max) && value.count <= Int(UInt32.max), "header field too long")
         let total = Self.entryHeaderSize + name.count + value.count
-        self.storage.writeWithUnsafeMutableBytes(minimumWritableBytes: total) { target in
-            target.storeBytes(of: UInt16(truncatingIfNeeded: name.count).bigEndian, toByteOffset: 0, as: UInt16.self)
-            target.storeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian, toByteOffset: 2, as: UInt32.self)
-            if let base = name.baseAddress {
-                (target.baseAddress! + Self.entryHeaderSize).copyMemory(from: base, byteCount: name.count)
+        // reserve + withVeryUnsafeMutableBytes + moveWriterIndex: measured cheaper than the
+        // write/withUnsafeMutableWritableBytes APIs, whose generic dropFirst costs more than
+        // the copies.
+        self.storage.reserveCapacity(minimumWritableBytes: total)
+        let offset = self.storage.writerIndex
+        self.storage.withVeryUnsafeMutableBytes { storage in
+            let base = storage.baseAddress! + offset
+            base.storeBytes(of: UInt16(truncatingIfNeeded: name.count).bigEndian, as: UInt16.self)
+            (base + 2).storeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian, as: UInt32.self)
+            if let source = name.baseAddress {
+                (base + Self.entryHeaderSize).copyMemory(from: source, byteCount: name.count)
             }
-            if let base = value.baseAddress {
-                (target.baseAddress! + Self.entryHeaderSize + name.count).copyMemory(from: base, byteCount: value.count)
+            if let source = value.baseAddress {
+                (base + Self.entryHeaderSize + name.count).copyMemory(from: source, byteCount: value.count)
             }
-            return total
         }
+        self.storage.moveWriterIndex(forwardBy: total)
         self.count += 1
     }
 
@@ -132,6 +154,17 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
             return true
         }
         return found
+    }
+
+    /// Calls `body` with every field's name and value, in order, as views of this list's storage:
+    /// no copies and no Strings, for a server that inspects every request's headers (the mock APNs).
+    public func forEachField(_ body: (_ name: ByteBufferView, _ value: ByteBufferView) -> Void) {
+        self.forEachEntry { name, value in
+            body(
+                self.storage.viewBytes(at: name.lowerBound, length: name.count)!,
+                self.storage.viewBytes(at: value.lowerBound, length: value.count)!)
+            return true
+        }
     }
 
     public func makeIterator() -> Iterator {

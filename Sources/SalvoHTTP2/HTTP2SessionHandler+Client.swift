@@ -2,48 +2,56 @@ import NIOCore
 
 extension HTTP2SessionHandler {
     /// Client: queues a request. `promise` completes with the response once the server ends the
-    /// stream, or fails with an `HTTP2Error` (`.notSent` is safe to replay). Costs no closure
-    /// or promise beyond `promise`. The request goes out with the next flush: call `flush()`
-    /// after a batch, or let the end of the read burst or event-loop tick send it.
+    /// stream, or fails with an `HTTP2Error` (`.notSent` is safe to replay). The request goes out
+    /// with the next flush: call `flush()` after a batch, or let the end of the read burst or
+    /// event-loop tick send it.
     ///
     /// - Parameter deadline: when passed before the server ended the response, the caller gets
     ///   `.timeout` and the stream is reset with CANCEL (a stream the server already ended is
     ///   never reset).
     public func submit(_ request: HTTP2Request, deadline: NIODeadline? = nil, promise: EventLoopPromise<HTTP2Response>) {
-        if let error = self.submit(request, deadline: deadline, responder: .promise(promise)) { promise.fail(error) }
+        self.submit(request, deadline: deadline, responder: .promise(promise))
     }
 
-    /// Client: queues a request whose response goes to `responseDelegate` with `tag` (see
-    /// `HTTP2ClientResponseDelegate`); otherwise like `submit(_:deadline:promise:)`. A request
-    /// refused at once is reported before this returns.
+    /// Client, allocation-free: like `submit(_:deadline:promise:)`, but the answer goes to
+    /// `responseDelegate` with `tag` (exactly once). The delegate must be set first.
     public func submit(_ request: HTTP2Request, deadline: NIODeadline? = nil, tag: UInt64) {
-        if let error = self.submit(request, deadline: deadline, responder: .tag(tag)) {
-            self.responseDelegate?.responseReceived(tag: tag, .failure(error))
-        }
+        precondition(self.responseDelegate != nil, "set responseDelegate before submitting tagged requests")
+        self.submit(request, deadline: deadline, responder: .tag(tag))
     }
 
-    /// Returns the error when the request cannot be queued.
-    private func submit(_ request: HTTP2Request, deadline: NIODeadline?, responder: HTTP2ClientStream.Responder) -> HTTP2Error? {
+    private func submit(_ request: HTTP2Request, deadline: NIODeadline?, responder: HTTP2Responder) {
         guard self.mode == .client else {
-            return HTTP2Error(.invalidOperation, "requests can only be submitted in client mode")
+            responder.complete(
+                .failure(HTTP2Error(.invalidOperation, "requests can only be submitted in client mode")),
+                delegate: self.responseDelegate)
+            return
         }
         guard let session = self.session else {
-            return HTTP2Error(.notSent, "handler is not in a pipeline")
+            responder.complete(.failure(HTTP2Error(.notSent, "handler is not in a pipeline")), delegate: self.responseDelegate)
+            return
         }
         if case .refuse(let reason) = self.stateMachine.submitRequest() {
-            return HTTP2Error(.notSent, reason)
+            responder.complete(.failure(HTTP2Error(.notSent, reason)), delegate: self.responseDelegate)
+            return
         }
+        let hasBody = request.body.readableBytes > 0
+        let slot = self.clientStreams.insert(
+            HTTP2ClientStream(responder: responder, deadline: deadline, requestBody: hasBody ? request.body : nil))
         let streamID: Int32
-        do {
-            streamID = try session.submitRequest(request)
+        do throws(HTTP2Error) {
+            streamID = try session.submitRequest(request, slot: slot)
         } catch {
+            self.clientStreams.remove(slot)
             self.creditChanged(self.stateMachine.streamFinished())
-            return HTTP2Error(.notSent, error.message, libraryErrorCode: error.libraryErrorCode)
+            responder.complete(
+                .failure(HTTP2Error(.notSent, error.message, libraryErrorCode: error.libraryErrorCode)),
+                delegate: self.responseDelegate)
+            return
         }
-        self.clientStreams[streamID] = HTTP2ClientStream(responder: responder, deadline: deadline)
+        self.clientStreams.update(slot) { $0.streamID = streamID }
         if let deadline { self.scheduleTimeout(at: deadline) }
         self.scheduleFlush()
-        return nil
     }
 
     /// Sends a PING (keepalive); its ACK arrives as `HTTP2Event.pingAcknowledged` with the
@@ -63,54 +71,36 @@ extension HTTP2SessionHandler {
 
     // MARK: Called from the NGHTTP2SessionDelegate conformance
 
-    func clientReceivedHeaders(streamID: Int32, status: Int?, headers: HTTP2Headers, endStream: Bool) {
-        guard let index = self.clientStreams.index(forKey: streamID) else { return }
-        if let status, status >= 200, endStream, self.clientStreams.values[index].status == nil {
-            // The common APNs answer: one HEADERS frame ending the stream. Complete it without
-            // storing the headers in the stream first.
-            guard let responder = self.clientStreams.values[index].responder else { return }
-            self.clientStreams.values[index].responder = nil
-            self.pendingCompletions.append((responder, .success(HTTP2Response(status: status, headers: headers))))
-            return
-        }
-        if let status {
-            // 1xx responses are informational; the final response follows.
-            guard status >= 200 else { return }
-            self.clientStreams.values[index].status = status
-            self.clientStreams.values[index].headers = headers
-        } else {
-            self.clientStreams.values[index].headers.add(contentsOf: headers)  // trailers
-        }
-        if endStream { self.completeResponse(at: index) }
+    func clientReceivedHeaders(slot: Int, status: Int?, headers: HTTP2Headers, endStream: Bool) {
+        self.clientStreams.update(slot) { $0.receiveHeaders(status: status, headers: headers) }
+        if endStream { self.completeResponse(slot: slot) }
     }
 
-    func clientReceivedData(streamID: Int32, bytes: UnsafeRawBufferPointer) {
-        guard let index = self.clientStreams.index(forKey: streamID) else { return }
-        let received = self.clientStreams.values[index].body?.readableBytes ?? 0
-        guard received + bytes.count <= self.configuration.maxBodySize else {
-            if let responder = self.clientStreams.values[index].responder {
-                self.clientStreams.values[index].responder = nil
-                self.pendingCompletions.append(
-                    (responder, .failure(HTTP2Error(.invalidOperation, "response body exceeds \(self.configuration.maxBodySize) bytes"))))
-                try? self.session?.submitReset(streamID: streamID, errorCode: .cancel)
+    func clientReceivedData(slot: Int, bytes: UnsafeRawBufferPointer) {
+        let maxBodySize = self.configuration.maxBodySize
+        self.clientStreams.update(slot) { stream in
+            let received = stream.body?.readableBytes ?? 0
+            guard !stream.bodyOverflowed, received + bytes.count <= maxBodySize else {
+                stream.bodyOverflowed = true
+                stream.body = nil
+                return
             }
-            return
+            if stream.body == nil { stream.body = ByteBufferAllocator().buffer(capacity: bytes.count) }
+            stream.body!.writeBytes(bytes)
         }
-        if self.clientStreams.values[index].body == nil {
-            self.clientStreams.values[index].body = ByteBufferAllocator().buffer(capacity: bytes.count)
-        }
-        self.clientStreams.values[index].body!.writeBytes(bytes)
     }
 
-    func clientPeerEndedStream(streamID: Int32) {
-        guard let index = self.clientStreams.index(forKey: streamID) else { return }
-        self.completeResponse(at: index)
+    func completeResponse(slot: Int) {
+        if let completion = self.clientStreams.update(slot, { $0.takeCompletion() }) ?? nil {
+            self.pendingCompletions.append(completion)
+        }
     }
 
-    func clientStreamClosed(streamID: Int32, errorCode: HTTP2ErrorCode) {
-        guard let stream = self.clientStreams.removeValue(forKey: streamID) else { return }
+    func clientStreamClosed(slot: Int, errorCode: HTTP2ErrorCode) {
+        guard let stream = self.clientStreams.remove(slot) else { return }
         self.creditChanged(self.stateMachine.streamFinished())
         guard let responder = stream.responder else { return }
+        let streamID = stream.streamID
         let error: HTTP2Error
         if self.stateMachine.isAboveGoAway(streamID: streamID) {
             error = HTTP2Error(.notSent, "stream \(streamID) above GOAWAY last stream id", http2ErrorCode: errorCode)
@@ -119,15 +109,19 @@ extension HTTP2SessionHandler {
         } else {
             error = HTTP2Error(.streamReset, "stream \(streamID) closed before a response", http2ErrorCode: errorCode)
         }
-        self.pendingCompletions.append((responder, .failure(error)))
+        self.pendingCompletions.append(.failure(responder, error))
     }
 
+    /// A request nghttp2 never opened (so it carries no slot): found by a walk, which only
+    /// GOAWAY, a cancelled queued request or a closing session cause.
     func clientDroppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
-        guard let stream = self.clientStreams.removeValue(forKey: streamID) else { return }
+        guard let slot = self.clientStreams.firstSlot(where: { $0.streamID == streamID }),
+            let stream = self.clientStreams.remove(slot)
+        else { return }
         self.creditChanged(self.stateMachine.streamFinished())
         guard let responder = stream.responder else { return }
         self.pendingCompletions.append(
-            (responder, .failure(HTTP2Error(.notSent, "request on stream \(streamID) never sent", libraryErrorCode: libraryErrorCode))))
+            .failure(responder, HTTP2Error(.notSent, "request on stream \(streamID) never sent", libraryErrorCode: libraryErrorCode)))
     }
 
     func clientReceivedSettings(_ settings: HTTP2RemoteSettings) {
@@ -139,33 +133,22 @@ extension HTTP2SessionHandler {
         self.pendingEvents.append(.pingAcknowledged(HTTP2PingAck(data: data, roundTripTime: context.eventLoop.now - sent)))
     }
 
-    /// Fails every caller still waiting, for a connection that is gone. Requests whose HEADERS
-    /// never left nghttp2 are `.notSent`; the others may have been processed.
+    /// Fails every caller still waiting, for a connection that is gone. Requests nghttp2 never
+    /// opened (still queued, so no HEADERS byte was produced) are `.notSent`; the others may
+    /// have been processed.
     func failAllStreams() {
         guard !self.clientStreams.isEmpty else { return }
-        let highestSent = self.session?.highestSentHeadersStreamID ?? 0
-        for (streamID, stream) in self.clientStreams {
-            guard let responder = stream.responder else { continue }
+        for slot in self.clientStreams.occupiedSlots {
+            guard let stream = self.clientStreams[slot], let responder = stream.responder else { continue }
+            let streamID = stream.streamID
+            let opened = self.session?.hasOpened(streamID: streamID) ?? true
             let error =
-                streamID > highestSent || self.stateMachine.isAboveGoAway(streamID: streamID)
+                !opened || self.stateMachine.isAboveGoAway(streamID: streamID)
                 ? HTTP2Error(.notSent, "connection closed before stream \(streamID) was sent")
                 : HTTP2Error(.connectionLost, "connection closed before the response on stream \(streamID) ended")
-            self.pendingCompletions.append((responder, .failure(error)))
+            self.pendingCompletions.append(.failure(responder, error))
         }
         self.clientStreams.removeAll()
-    }
-
-    private func completeResponse(at index: Dictionary<Int32, HTTP2ClientStream>.Index) {
-        guard let responder = self.clientStreams.values[index].responder else { return }
-        self.clientStreams.values[index].responder = nil
-        let stream = self.clientStreams.values[index]
-        let result: Result<HTTP2Response, HTTP2Error>
-        if let status = stream.status {
-            result = .success(HTTP2Response(status: status, headers: stream.headers, body: stream.body))
-        } else {
-            result = .failure(HTTP2Error(.streamReset, "stream ended without a response status", http2ErrorCode: .protocolError))
-        }
-        self.pendingCompletions.append((responder, result))
     }
 
     private func creditChanged(_ action: StateMachine.CreditAction) {
@@ -192,29 +175,30 @@ extension HTTP2SessionHandler {
         guard let context = self.context, let session = self.session else { return }
         let now = context.eventLoop.now
         var earliest: NIODeadline?
-        var expired: [Int32] = []
-        for (streamID, stream) in self.clientStreams {
-            guard stream.responder != nil, let deadline = stream.deadline else { continue }
+        var expired: [Int] = []
+        for slot in self.clientStreams.occupiedSlots {
+            guard let stream = self.clientStreams[slot], stream.responder != nil, let deadline = stream.deadline else { continue }
             if deadline <= now {
-                expired.append(streamID)
+                expired.append(slot)
             } else if earliest.map({ deadline < $0 }) ?? true {
                 earliest = deadline
             }
         }
-        for streamID in expired {
-            guard let responder = self.clientStreams[streamID]?.responder else { continue }
+        for slot in expired {
+            guard let stream = self.clientStreams[slot], let responder = stream.responder else { continue }
+            let streamID = stream.streamID
             self.pendingCompletions.append(
-                (responder, .failure(HTTP2Error(.timeout, "no response on stream \(streamID) before its deadline"))))
-            if streamID > session.highestSentHeadersStreamID {
+                .failure(responder, HTTP2Error(.timeout, "no response on stream \(streamID) before its deadline")))
+            if !session.hasOpened(streamID: streamID) {
                 // Still queued in nghttp2 (no stream credit yet): the reset below cancels it
                 // unsent, and nghttp2 reports that only when the queue moves, so release its
                 // credit now.
-                self.clientStreams[streamID] = nil
+                self.clientStreams.remove(slot)
                 self.creditChanged(self.stateMachine.streamFinished())
             } else {
-                self.clientStreams[streamID]?.responder = nil
+                self.clientStreams.update(slot) { $0.responder = nil }
             }
-            // Only streams with a pending responder are here: the server has not ended them (a
+            // Only streams with a waiting caller are here: the server has not ended them (a
             // stream the server ended was answered at once), so a CANCEL cannot trip
             // rapid-reset protection.
             try? session.submitReset(streamID: streamID, errorCode: .cancel)

@@ -18,13 +18,10 @@ extension HTTP2SessionHandler {
         /// Bytes gathered into one write before writability is checked again; a whole read
         /// burst's output normally fits in one write. Default: 256 KiB.
         public var maxWriteSize: Int = 256 << 10
-        /// Largest request or response body accepted; a larger one resets its stream with
-        /// CANCEL (and fails the request in client mode). Default: 1 MiB.
+        /// Largest body accepted. Server: a larger request is reset with CANCEL and never
+        /// delivered. Client: a larger response fails its request with `.invalidOperation` once
+        /// the server ends the stream (the excess is dropped, no reset is sent). Default: 1 MiB.
         public var maxBodySize: Int = 1 << 20
-        /// Client mode: the response header fields delivered (lower-case names); the others are
-        /// skipped instead of copied. A client reading two fields of every response (APNs:
-        /// `apns-id`, `apns-unique-id`) saves a copy per extra field. Default: nil, keep all.
-        public var keptResponseHeaders: [String]?
 
         public init() {}
 
@@ -46,9 +43,6 @@ extension HTTP2SessionHandler {
                 "assumedPeerMaxConcurrentStreams must be within 1...2^32-1")
             try require(self.maxWriteSize >= 16 * 1024, "maxWriteSize must be at least 16 KiB")
             try require(self.maxBodySize >= 0, "maxBodySize must not be negative")
-            try require(
-                self.keptResponseHeaders?.allSatisfy { $0 == $0.lowercased() } ?? true,
-                "keptResponseHeaders must be lower-case names (HTTP/2 sends no others)")
         }
     }
 }

@@ -8,10 +8,16 @@ extension HTTP2SessionHandler {
     public func respond(streamID: Int32, _ response: HTTP2Response) throws(HTTP2Error) {
         guard self.mode == .server else { throw HTTP2Error(.invalidOperation, "responses can only be sent in server mode") }
         guard let session = self.session else { throw HTTP2Error(.invalidOperation, "handler is not in a pipeline") }
-        guard self.serverStreams[streamID]?.delivered == true else {
+        guard let slot = session.slot(forStreamID: streamID), let stream = self.serverStreams[slot],
+            stream.streamID == streamID, stream.delivered, !stream.answered
+        else {
             throw HTTP2Error(.invalidOperation, "stream \(streamID) is not an open request stream")
         }
-        try session.submitResponse(streamID: streamID, response)
+        self.serverStreams.update(slot) {
+            $0.answered = true
+            $0.responseBody = response.body
+        }
+        try session.submitResponse(streamID: streamID, response, slot: slot)
         self.scheduleFlush()
     }
 
@@ -46,45 +52,43 @@ extension HTTP2SessionHandler {
 
     // MARK: Called from the NGHTTP2SessionDelegate conformance
 
-    func serverReceivedHeaders(streamID: Int32, headers: HTTP2Headers, endStream: Bool) {
-        if let index = self.serverStreams.index(forKey: streamID) {
-            self.serverStreams.values[index].headers.add(contentsOf: headers)  // trailers
-            if endStream { self.deliverRequest(at: index, streamID: streamID) }
-            return
+    func serverReceivedHeaders(slot: Int, headers: HTTP2Headers, endStream: Bool) {
+        let isFirstBlock = self.serverStreams.update(slot) { stream in
+            if stream.headers.isEmpty {
+                stream.headers = headers
+                return true
+            }
+            stream.headers.add(contentsOf: headers)  // trailers
+            return false
         }
-        self.totalStreamCount += 1
-        self.serverStreams[streamID] = HTTP2ServerStream(headers: headers)
-        if endStream, let index = self.serverStreams.index(forKey: streamID) {
-            self.deliverRequest(at: index, streamID: streamID)
-        }
+        guard isFirstBlock != nil else { return }
+        if endStream { self.deliverRequest(slot: slot) }
     }
 
-    func serverReceivedData(streamID: Int32, bytes: UnsafeRawBufferPointer) {
-        guard let index = self.serverStreams.index(forKey: streamID) else { return }
-        guard self.serverStreams.values[index].body.readableBytes + bytes.count <= self.configuration.maxBodySize else {
+    func serverReceivedData(slot: Int, bytes: UnsafeRawBufferPointer) {
+        let maxBodySize = self.configuration.maxBodySize
+        let fits = self.serverStreams.update(slot) { stream in
+            guard stream.body.readableBytes + bytes.count <= maxBodySize else { return false }
+            stream.body.writeBytes(bytes)
+            return true
+        }
+        if fits == false, let streamID = self.serverStreams[slot]?.streamID {
             try? self.session?.submitReset(streamID: streamID, errorCode: .cancel)
-            return
         }
-        self.serverStreams.values[index].body.writeBytes(bytes)
     }
 
-    func serverPeerEndedStream(streamID: Int32) {
-        guard let index = self.serverStreams.index(forKey: streamID) else { return }
-        self.deliverRequest(at: index, streamID: streamID)
-    }
-
-    func serverStreamClosed(streamID: Int32) {
-        self.serverStreams.removeValue(forKey: streamID)
-    }
-
-    private func deliverRequest(at index: Dictionary<Int32, HTTP2ServerStream>.Index, streamID: Int32) {
-        guard !self.serverStreams.values[index].delivered else { return }
-        self.serverStreams.values[index].delivered = true
-        let stream = self.serverStreams.values[index]
-        self.pendingRequests.append(
-            HTTP2ReceivedRequest(streamID: streamID, request: HTTP2Request(headers: stream.headers, body: stream.body)))
-        // The stream stays tracked (for `respond` and the open count) until nghttp2 closes it.
-        self.serverStreams.values[index].headers = HTTP2Headers()
-        self.serverStreams.values[index].body = ByteBuffer()
+    /// Hands a complete request to the next handler (after nghttp2 returns). The stream stays
+    /// tracked, for `respond` and the open count, until nghttp2 closes it.
+    func deliverRequest(slot: Int) {
+        let request: HTTP2ReceivedRequest? = self.serverStreams.update(slot) { stream in
+            guard !stream.delivered else { return nil }
+            stream.delivered = true
+            let request = HTTP2ReceivedRequest(
+                streamID: stream.streamID, request: HTTP2Request(headers: stream.headers, body: stream.body))
+            stream.headers = HTTP2Headers()
+            stream.body = ByteBuffer()
+            return request
+        } ?? nil
+        if let request { self.pendingRequests.append(request) }
     }
 }

@@ -13,6 +13,8 @@ import NIOCore
 /// handler.submit(request, deadline: .now() + .seconds(10), promise: promise)
 /// handler.flush()   // or let the current read burst's channelReadComplete flush
 /// ```
+/// or, allocation-free, `handler.submit(request, deadline: d, tag: 42)` with the answer going to
+/// `responseDelegate` (an `HTTP2ResponseDelegate`).
 /// or pipeline style: `channel.writeAndFlush(HTTP2Command.request(request, deadline: nil, response: promise))`.
 /// Server use: the next handler receives `HTTP2ReceivedRequest`s and writes
 /// `HTTP2Command.respond(streamID:_:)` back, in any order, at any time.
@@ -36,15 +38,15 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     var session: NGHTTP2Session?
     var context: ChannelHandlerContext?
     var stateMachine: StateMachine
-    var clientStreams: [Int32: HTTP2ClientStream] = [:]
-    var serverStreams: [Int32: HTTP2ServerStream] = [:]
+    var clientStreams = HTTP2StreamSlab<HTTP2ClientStream>()
+    var serverStreams = HTTP2StreamSlab<HTTP2ServerStream>()
     /// Server: streams the peer opened over the connection's life.
     public internal(set) var totalStreamCount = 0
 
     // Work recorded inside nghttp2 callbacks, acted on after it returns.
-    var pendingEvents: [HTTP2Event] = []
-    var pendingCompletions: [(HTTP2ClientStream.Responder, Result<HTTP2Response, HTTP2Error>)] = []
-    var pendingRequests: [HTTP2ReceivedRequest] = []
+    var pendingEvents = CircularBuffer<HTTP2Event>()
+    var pendingCompletions = CircularBuffer<HTTP2PendingCompletion>()
+    var pendingRequests = CircularBuffer<HTTP2ReceivedRequest>()
     private var isDeliveringPending = false
 
     /// Between channelRead and channelReadComplete: flushes wait for the burst's end.
@@ -57,10 +59,9 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     var outstandingPings: [UInt64: NIODeadline] = [:]
     var nextPingData: UInt64 = 1
     public internal(set) var lastGoAwayReceived: HTTP2GoAway?
-    /// Client: receives the responses of requests submitted with a tag, including those refused
-    /// after the handler left the pipeline. Held strongly (a weak reference would slow every
-    /// retain of the delegate): a delegate that holds this handler sets it to nil when done.
-    public var responseDelegate: (any HTTP2ClientResponseDelegate)?
+    /// Receives the answers to requests submitted with a tag (weak: the connection owning this
+    /// handler usually is the delegate).
+    public weak var responseDelegate: (any HTTP2ResponseDelegate)?
 
     public init(mode: Mode, configuration: Configuration = Configuration()) {
         self.mode = mode
@@ -117,6 +118,7 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     public func channelInactive(context: ChannelHandlerContext) {
         self.stateMachine.channelInactive()
         self.failAllStreams()
+        self.serverStreams.removeAll()
         self.timeoutTask?.cancel()
         self.timeoutTask = nil
         self.deliverPending()
@@ -231,32 +233,18 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
         guard !self.isDeliveringPending else { return }
         self.isDeliveringPending = true
         defer { self.isDeliveringPending = false }
+        // Ring buffers consumed with popFirst: each item is moved out and the storage kept,
+        // and anything appended by the code run here is delivered in the same loop.
         while !self.pendingEvents.isEmpty || !self.pendingCompletions.isEmpty || !self.pendingRequests.isEmpty {
-            var index = 0
-            while index < self.pendingEvents.count {
-                let event = self.pendingEvents[index]
-                index += 1
+            while let event = self.pendingEvents.popFirst() {
                 self.context?.fireUserInboundEventTriggered(event)
             }
-            self.pendingEvents.removeSubrange(0..<index)
-            index = 0
-            while index < self.pendingCompletions.count {
-                let (responder, result) = self.pendingCompletions[index]
-                index += 1
-                switch (responder, result) {
-                case (.promise(let promise), .success(let response)): promise.succeed(response)
-                case (.promise(let promise), .failure(let error)): promise.fail(error)
-                case (.tag(let tag), _): self.responseDelegate?.responseReceived(tag: tag, result)
-                }
+            while let completion = self.pendingCompletions.popFirst() {
+                completion.complete(delegate: self.responseDelegate)
             }
-            self.pendingCompletions.removeSubrange(0..<index)
-            index = 0
-            while index < self.pendingRequests.count {
-                let request = self.pendingRequests[index]
-                index += 1
+            while let request = self.pendingRequests.popFirst() {
                 self.context?.fireChannelRead(self.wrapInboundOut(request))
             }
-            self.pendingRequests.removeSubrange(0..<index)
         }
     }
 
@@ -274,8 +262,7 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             role: self.mode == .client ? .client : .server,
             assumedPeerMaxConcurrentStreams: self.configuration.assumedPeerMaxConcurrentStreams,
             settings: settings,
-            connectionWindowSize: self.configuration.connectionWindowSize,
-            keptHeaderNames: self.mode == .client ? self.configuration.keptResponseHeaders : nil
+            connectionWindowSize: self.configuration.connectionWindowSize
         )
     }
 }

@@ -8,8 +8,12 @@ struct SalvoCommand: AsyncParsableCommand {
         abstract: "High-throughput APNs fan-out: Kafka in, HTTP/2 out, feedback back.",
         subcommands: [
             VersionCommand.self,
+            TopicsCommand.self,
+            EnqueueCommand.self,
             SendCommand.self,
+            MockAPNsCommand.self,
             BenchCommand.self,
+            DemoCommand.self,
         ]
     )
 }

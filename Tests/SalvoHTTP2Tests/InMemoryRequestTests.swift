@@ -130,4 +130,60 @@ import Testing
         try connection.interact()
         #expect(promise.futureResult.settled?.response?.headers.first(name: "x-path") == "/piped")
     }
+
+    @Test func taggedRequestsAnswerTheDelegateOncePerTag() throws {
+        final class Recorder: HTTP2ResponseDelegate {
+            var results: [UInt64: Result<HTTP2Response, HTTP2Error>] = [:]
+            var calls = 0
+            func http2Response(_ result: Result<HTTP2Response, HTTP2Error>, tag: UInt64) {
+                self.calls += 1
+                self.results[tag] = result
+            }
+        }
+        let connection = try InMemoryConnection(policy: .hold)
+        defer { connection.close() }
+        let recorder = Recorder()
+        connection.clientHandler.responseDelegate = recorder
+        for tag in UInt64(10)..<13 {
+            connection.clientHandler.submit(HTTP2Request(authority: "localhost", path: "/t/\(tag)"), tag: tag)
+        }
+        try connection.interact()
+        #expect(recorder.calls == 0)
+        let held = connection.responder.held
+        try connection.serverHandler.respond(streamID: held[0].streamID, HTTP2Response(status: 200))
+        try connection.serverHandler.resetStream(streamID: held[1].streamID, errorCode: .refusedStream)
+        try connection.interact()
+        try connection.client.close().wait()
+        #expect(recorder.calls == 3)
+        #expect(recorder.results[10].flatMap { try? $0.get().status } == 200)
+        #expect(recorder.results[11]?.http2Error?.code == HTTP2Error.Code.notSent)
+        #expect(recorder.results[12]?.http2Error?.code == HTTP2Error.Code.connectionLost)
+    }
+
+    @Test func oversizedBodiesAreRefusedOnBothSides() throws {
+        var server = HTTP2SessionHandler.Configuration()
+        server.maxBodySize = 1_000
+        var client = HTTP2SessionHandler.Configuration()
+        client.maxBodySize = 1_500
+        let connection = try InMemoryConnection(client: client, server: server)
+        defer { connection.close() }
+
+        let tooLargeRequest = connection.send(path: "/big", body: String(repeating: "r", count: 1_001))
+        let fits = connection.send(path: "/ok", body: String(repeating: "o", count: 1_000))
+        try connection.interact()
+        #expect(tooLargeRequest.settled?.http2Error?.code == .streamReset)
+        #expect(tooLargeRequest.settled?.http2Error?.http2ErrorCode == .cancel)
+        #expect(fits.settled?.response?.body?.readableBytes == 1_000)
+        #expect(connection.responder.received.map { $0.request.path } == ["/ok"])
+
+        // The echo of a body the server accepts but the client does not.
+        var big = HTTP2SessionHandler.Configuration()
+        big.maxBodySize = 4_000
+        let second = try InMemoryConnection(client: client, server: big)
+        defer { second.close() }
+        let tooLargeResponse = second.send(path: "/echo", body: String(repeating: "e", count: 3_000))
+        try second.interact()
+        #expect(tooLargeResponse.settled?.http2Error?.code == .invalidOperation)
+        #expect(second.clientToServer.resets.isEmpty)
+    }
 }

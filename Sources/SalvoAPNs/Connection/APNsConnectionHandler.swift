@@ -11,7 +11,7 @@ import SalvoHTTP2
 /// Every request's outcome reaches its completion exactly once: nghttp2's handler completes every
 /// promise on every path (response, reset, GOAWAY, close, deadline), and requests refused here
 /// are failed at once.
-final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection, HTTP2ClientResponseDelegate {
+final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection, HTTP2ResponseDelegate {
     /// Client mode delivers no inbound messages; events arrive as user events.
     typealias InboundIn = HTTP2ReceivedRequest
 
@@ -168,8 +168,6 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection, HT
         }
         self.context = nil
         self.delegate = nil
-        // Breaks the session ⇄ handler cycle; submissions from here on are refused above it.
-        self.session.responseDelegate = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -259,7 +257,7 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection, HT
 
     // MARK: Requests
 
-    func responseReceived(tag: UInt64, _ result: Result<HTTP2Response, HTTP2Error>) {
+    func http2Response(_ result: Result<HTTP2Response, HTTP2Error>, tag: UInt64) {
         guard let request = self.inFlight.remove(Int(tag)) else { return }
         switch result {
         case .success(let http2Response):

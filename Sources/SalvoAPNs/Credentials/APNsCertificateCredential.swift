@@ -82,8 +82,10 @@ public struct APNsCertificateCredential: Sendable, Hashable, CustomStringConvert
         "APNsCertificateCredential(bundleID: \(bundleID ?? "unknown"), chain: \(certificateChain.count) certificate(s))"
     }
 
-    /// The subject's UID attribute, or nil when the certificate has none.
-    private static func subjectUserID(of certificate: NIOSSLCertificate) throws(APNsError) -> String? {
+    /// The subject's UID attribute (the bundle id in Apple's push certificates), or nil when the
+    /// certificate has none. Public so a server (the mock APNs) reads a client certificate the
+    /// same way a sender reads its own.
+    public static func subjectUserID(of certificate: NIOSSLCertificate) throws(APNsError) -> String? {
         let parsed: Certificate
         do {
             parsed = try Certificate(derEncoded: certificate.toDERBytes())

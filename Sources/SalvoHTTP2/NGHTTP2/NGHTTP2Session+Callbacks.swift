@@ -13,8 +13,10 @@ extension NGHTTP2Session {
     private static let flagAck = UInt8(NGHTTP2_FLAG_ACK.rawValue)
 
     static func install(into callbacks: OpaquePointer?) {
-        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, _, userData in
-            NGHTTP2Session.from(userData).beginHeaders()
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
+            guard let frame else { return 0 }
+            NGHTTP2Session.from(userData).beginHeaders(
+                streamID: frame.pointee.hd.stream_id, isRequest: frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST)
             return 0
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, _, name, nameLength, value, valueLength, _, userData in
@@ -29,18 +31,12 @@ extension NGHTTP2Session {
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
-            NGHTTP2Session.from(userData).sessionDelegate.sessionReceivedData(
+            NGHTTP2Session.from(userData).receivedData(
                 streamID: streamID, bytes: UnsafeRawBufferPointer(start: data, count: length))
             return 0
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, errorCode, userData in
             NGHTTP2Session.from(userData).streamClosed(streamID: streamID, errorCode: errorCode)
-            return 0
-        }
-        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
-            if let frame, frame.pointee.hd.type == NGHTTP2Session.typeHeaders {
-                NGHTTP2Session.from(userData).sentHeaders(streamID: frame.pointee.hd.stream_id)
-            }
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, libraryErrorCode, userData in
@@ -52,14 +48,18 @@ extension NGHTTP2Session {
         }
     }
 
-    /// The data provider handed to nghttp2 with every request or response that has a body.
-    static func makeBodyProvider() -> nghttp2_data_provider {
+    /// The data provider handed to nghttp2 with every request or response that has a body;
+    /// its source is the stream's slot.
+    static func makeBodyProvider(_ slot: UnsafeMutableRawPointer?) -> nghttp2_data_provider {
         nghttp2_data_provider(
-            source: nghttp2_data_source(ptr: nil),
-            read_callback: { _, streamID, buffer, length, dataFlags, _, userData in
+            source: nghttp2_data_source(ptr: slot),
+            read_callback: { _, _, buffer, length, dataFlags, source, userData in
                 var endOfData = false
+                guard let slot = NGHTTP2Session.slot(source?.pointee.ptr) else {
+                    return ssize_t(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+                }
                 let copied = NGHTTP2Session.from(userData).readBody(
-                    streamID: streamID, into: UnsafeMutableRawBufferPointer(start: buffer, count: length),
+                    slot: slot, into: UnsafeMutableRawBufferPointer(start: buffer, count: length),
                     endOfData: &endOfData)
                 guard let copied else { return ssize_t(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
                 if endOfData { dataFlags!.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
@@ -74,7 +74,7 @@ extension NGHTTP2Session {
             self.endHeaders(streamID: header.stream_id, endStream: header.flags & Self.flagEndStream != 0)
         case Self.typeData:
             if header.flags & Self.flagEndStream != 0 {
-                self.sessionDelegate.sessionPeerEndedStream(streamID: header.stream_id)
+                self.peerEndedStream(streamID: header.stream_id)
             }
         case Self.typeSettings:
             if header.flags & Self.flagAck != 0 {

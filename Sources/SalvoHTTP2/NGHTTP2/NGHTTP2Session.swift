@@ -1,8 +1,15 @@
 import CNGHTTP2
 import NIOCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Owns one `nghttp2_session*` in memory mode: bytes in through `receive`, bytes out through
-/// `send`. Every unsafe pointer of SalvoHTTP2 lives in this folder.
+/// `send`. Every call into libnghttp2 and every pointer it hands out stays in this folder; the
+/// owner sees Swift values, slots, and (for received DATA) a buffer valid for one call.
 ///
 /// Lifetime: the C session is created in `init` and deleted in `deinit`, so it never outlives
 /// this object, and nghttp2 only calls back synchronously from inside the calls made here.
@@ -23,34 +30,25 @@ final class NGHTTP2Session {
         var settings: [(id: NGHTTP2SettingsID, value: UInt32)]
         /// The connection-level receive window (stream windows come from SETTINGS).
         var connectionWindowSize: Int
-        /// Header fields kept from received header blocks (lower-case names); nil keeps all.
-        var keptHeaderNames: [String]? = nil
     }
 
     private let session: OpaquePointer
+    /// Serves nghttp2's allocations; outlives `session` (deleted first in `deinit`).
+    private let allocator = NGHTTP2Allocator()
     /// Owned by the handler that owns this session: unowned(unsafe) avoids reference counting on
     /// every callback, and is safe because the owner drops the session before it goes away.
     private unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
     /// Header block being assembled between `on_begin_headers` and `on_frame_recv`.
-    private var headerBlock = NGHTTP2Session.noHeaders
-    private static let noHeaders = HTTP2Headers()
-    /// `Options.keptHeaderNames` as bytes, compared against every received name.
-    private let keptHeaderNames: [[UInt8]]?
+    private var headerBlock = HTTP2Headers()
     private var headerStatus: Int?
-    /// Bodies nghttp2 pulls through the data provider, consumed as DATA frames are built.
-    private var outboundBodies: [Int32: ByteBuffer] = [:]
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
     private var nameValueCapacity = 16
     /// Three ASCII digits of a response's `:status`, referenced by `nameValues`.
     private let statusDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 3)
 
-    /// The highest stream ID whose HEADERS left nghttp2 (client): anything above was never sent.
-    private(set) var highestSentHeadersStreamID: Int32 = 0
-
     init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
         self.delegate = delegate
-        self.keptHeaderNames = options.keptHeaderNames.map { $0.map { Array($0.utf8) } }
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
 
         var callbacks: OpaquePointer?
@@ -64,9 +62,12 @@ final class NGHTTP2Session {
         nghttp2_option_set_peer_max_concurrent_streams(option, UInt32(clamping: options.assumedPeerMaxConcurrentStreams))
 
         var created: OpaquePointer?
+        var mem = self.allocator.makeMem()  // copied into the session
         switch options.role {
-        case .client: try Self.check(nghttp2_session_client_new2(&created, callbacks, nil, option), "nghttp2_session_client_new2")
-        case .server: try Self.check(nghttp2_session_server_new2(&created, callbacks, nil, option), "nghttp2_session_server_new2")
+        case .client:
+            try Self.check(nghttp2_session_client_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_client_new3")
+        case .server:
+            try Self.check(nghttp2_session_server_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_server_new3")
         }
         self.session = created!
         nghttp2_session_set_user_data(self.session, Unmanaged.passUnretained(self).toOpaque())
@@ -125,7 +126,7 @@ final class NGHTTP2Session {
             // `data` stays valid only until the next nghttp2 call: copy it now.
             let bytes = UnsafeRawBufferPointer(start: data, count: count)
             if buffer == nil {
-                buffer = allocator.buffer(capacity: max(count, 16 * 1024))
+                buffer = allocator.buffer(capacity: max(count, min(limit, 64 * 1024)))
             }
             buffer!.writeBytes(bytes)
         }
@@ -140,42 +141,59 @@ final class NGHTTP2Session {
 
     // MARK: Submissions (queued; they go out on the next `send`)
 
-    /// Queues a request and returns its stream ID.
-    func submitRequest(_ request: HTTP2Request) throws(HTTP2Error) -> Int32 {
+    /// Queues a request and returns its stream ID. `slot` names the stream in every callback.
+    func submitRequest(_ request: HTTP2Request, slot: Int) throws(HTTP2Error) -> Int32 {
+        let userData = Self.pointer(slot: slot)
         let hasBody = request.body.readableBytes > 0
-        let streamID = try self.withNameValues(request.headers, status: nil) { (nva, count) throws(HTTP2Error) in
+        return try self.withNameValues(request.headers, status: nil) { (nva, count) throws(HTTP2Error) in
             try Self.check(
                 hasBody
-                    ? withUnsafePointer(to: Self.makeBodyProvider()) { nghttp2_submit_request(self.session, nil, nva, count, $0, nil) }
-                    : nghttp2_submit_request(self.session, nil, nva, count, nil, nil),
+                    ? withUnsafePointer(to: Self.makeBodyProvider(userData)) {
+                        nghttp2_submit_request(self.session, nil, nva, count, $0, userData)
+                    }
+                    : nghttp2_submit_request(self.session, nil, nva, count, nil, userData),
                 "nghttp2_submit_request"
             )
         }
-        if hasBody { self.outboundBodies[streamID] = request.body }
-        return streamID
     }
 
-    /// Queues a response on a stream the peer opened.
-    func submitResponse(streamID: Int32, _ response: HTTP2Response) throws(HTTP2Error) {
+    /// Queues a response on a stream the peer opened; its body (if any) is pulled from the
+    /// delegate's `slot`.
+    func submitResponse(streamID: Int32, _ response: HTTP2Response, slot: Int) throws(HTTP2Error) {
         guard (100...999).contains(response.status) else {
             throw HTTP2Error(.invalidOperation, "status \(response.status) is not three digits")
         }
-        let body = response.body ?? ByteBuffer()
-        let hasBody = body.readableBytes > 0
-        if hasBody { self.outboundBodies[streamID] = body }
-        do {
-            _ = try self.withNameValues(response.headers, status: response.status) { (nva, count) throws(HTTP2Error) in
-                try Self.check(
-                    hasBody
-                        ? withUnsafePointer(to: Self.makeBodyProvider()) { nghttp2_submit_response(self.session, streamID, nva, count, $0) }
-                        : nghttp2_submit_response(self.session, streamID, nva, count, nil),
-                    "nghttp2_submit_response"
-                )
-            }
-        } catch {
-            if hasBody { self.outboundBodies[streamID] = nil }
-            throw error
+        let hasBody = (response.body?.readableBytes ?? 0) > 0
+        _ = try self.withNameValues(response.headers, status: response.status) { (nva, count) throws(HTTP2Error) in
+            try Self.check(
+                hasBody
+                    ? withUnsafePointer(to: Self.makeBodyProvider(Self.pointer(slot: slot))) {
+                        nghttp2_submit_response(self.session, streamID, nva, count, $0)
+                    }
+                    : nghttp2_submit_response(self.session, streamID, nva, count, nil),
+                "nghttp2_submit_response"
+            )
         }
+    }
+
+    /// Whether nghttp2 has opened the stream, i.e. started writing its HEADERS. A submitted
+    /// request that is not open is still queued (no stream credit yet) and was never sent.
+    func hasOpened(streamID: Int32) -> Bool {
+        nghttp2_session_find_stream(self.session, streamID) != nil
+    }
+
+    /// The slot of an open stream, from nghttp2's stream user data.
+    func slot(forStreamID streamID: Int32) -> Int? {
+        Self.slot(nghttp2_session_get_stream_user_data(self.session, streamID))
+    }
+
+    /// Slots travel through nghttp2 as `void *` user data: slot + 1, so that 0 means none.
+    static func pointer(slot: Int) -> UnsafeMutableRawPointer? {
+        UnsafeMutableRawPointer(bitPattern: slot + 1)
+    }
+
+    static func slot(_ pointer: UnsafeMutableRawPointer?) -> Int? {
+        pointer.map { Int(bitPattern: $0) - 1 }
     }
 
     func submitSettings(_ settings: [(id: NGHTTP2SettingsID, value: UInt32)]) throws(HTTP2Error) {
@@ -272,31 +290,28 @@ final class NGHTTP2Session {
 
     private static let statusName: StaticString = ":status"
 
-    func beginHeaders() {
-        // With a filter most blocks keep nothing: start from a shared empty list, which copies
-        // itself on the first kept field, rather than allocating one per block.
-        self.headerBlock = self.keptHeaderNames == nil ? HTTP2Headers(minimumCapacity: 256) : Self.noHeaders
+    func beginHeaders(streamID: Int32, isRequest: Bool) {
+        self.headerBlock = HTTP2Headers(minimumCapacity: 256)
         self.headerStatus = nil
+        if isRequest {
+            let slot = self.delegate.sessionPeerOpenedStream(streamID: streamID)
+            nghttp2_session_set_stream_user_data(self.session, streamID, Self.pointer(slot: slot))
+        }
     }
 
     func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        if name.count == 7, self.headerStatus == nil, name.elementsEqual(":status".utf8) {
+        if name.count == 7, self.headerStatus == nil, memcmp(name.baseAddress!, Self.statusName.utf8Start, 7) == 0 {
             self.headerStatus = Self.parseStatus(value)
-        } else if self.isKept(name) {
+        } else {
             self.headerBlock.add(name: name, value: value)
         }
     }
 
-    private func isKept(_ name: UnsafeRawBufferPointer) -> Bool {
-        guard let kept = self.keptHeaderNames else { return true }
-        for candidate in kept where candidate.count == name.count && candidate.elementsEqual(name) { return true }
-        return false
-    }
-
     func endHeaders(streamID: Int32, endStream: Bool) {
-        self.delegate.sessionReceivedHeaders(
-            streamID: streamID, status: self.headerStatus, headers: self.headerBlock, endStream: endStream)
-        self.headerBlock = Self.noHeaders
+        let headers = self.headerBlock
+        self.headerBlock = HTTP2Headers()
+        guard let slot = self.slot(forStreamID: streamID) else { return }
+        self.delegate.sessionReceivedHeaders(slot: slot, status: self.headerStatus, headers: headers, endStream: endStream)
     }
 
     private static func parseStatus(_ value: UnsafeRawBufferPointer) -> Int? {
@@ -310,31 +325,37 @@ final class NGHTTP2Session {
     }
 
     /// Copies the next part of a stream's body into nghttp2's DATA frame buffer.
-    func readBody(streamID: Int32, into buffer: UnsafeMutableRawBufferPointer, endOfData: inout Bool) -> Int? {
-        guard let index = self.outboundBodies.index(forKey: streamID) else { return nil }
-        let copied = self.outboundBodies.values[index].readWithUnsafeReadableBytes { source in
+    func readBody(slot: Int, into buffer: UnsafeMutableRawBufferPointer, endOfData: inout Bool) -> Int? {
+        guard var body = self.delegate.sessionTakeOutboundBody(slot: slot) else { return nil }
+        let copied = body.readWithUnsafeReadableBytes { source in
             let count = min(source.count, buffer.count)
             buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<count]))
             return count
         }
-        if self.outboundBodies.values[index].readableBytes == 0 {
+        if body.readableBytes == 0 {
             endOfData = true
-            self.outboundBodies.remove(at: index)
+        } else {
+            self.delegate.sessionReturnOutboundBody(slot: slot, body)
         }
         return copied
     }
 
-    func streamClosed(streamID: Int32, errorCode: UInt32) {
-        if !self.outboundBodies.isEmpty { self.outboundBodies[streamID] = nil }
-        self.delegate.sessionStreamClosed(streamID: streamID, errorCode: HTTP2ErrorCode(rawValue: errorCode))
+    func receivedData(streamID: Int32, bytes: UnsafeRawBufferPointer) {
+        guard let slot = self.slot(forStreamID: streamID) else { return }
+        self.delegate.sessionReceivedData(slot: slot, bytes: bytes)
     }
 
-    func sentHeaders(streamID: Int32) {
-        if streamID > self.highestSentHeadersStreamID { self.highestSentHeadersStreamID = streamID }
+    func peerEndedStream(streamID: Int32) {
+        guard let slot = self.slot(forStreamID: streamID) else { return }
+        self.delegate.sessionPeerEndedStream(slot: slot)
+    }
+
+    func streamClosed(streamID: Int32, errorCode: UInt32) {
+        guard let slot = self.slot(forStreamID: streamID) else { return }
+        self.delegate.sessionStreamClosed(slot: slot, errorCode: HTTP2ErrorCode(rawValue: errorCode))
     }
 
     func droppedHeaders(streamID: Int32, libraryErrorCode: Int32) {
-        if !self.outboundBodies.isEmpty { self.outboundBodies[streamID] = nil }
         self.delegate.sessionDroppedHeaders(streamID: streamID, libraryErrorCode: libraryErrorCode)
     }
 

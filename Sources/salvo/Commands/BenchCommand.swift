@@ -1,12 +1,14 @@
 import ArgumentParser
 
-/// `salvo bench …`: benchmarks that print one summary line (CPU-seconds per 100k operations
-/// against a C reference measured in the same run) for `docs/benchmarks.md`.
+/// `salvo bench …`: release-build benchmarks that print one summary line each (CPU-seconds per
+/// 100k operations, against a C reference measured in the same run where there is one) for
+/// `docs/benchmarks.md`.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmarks (release builds only give meaningful numbers).",
+        abstract: "Measure CPU cost per 100k operations (use a release build).",
         subcommands: [
+            BenchKafkaCommand.self,
             BenchAPNsCommand.self,
         ]
     )

@@ -1,0 +1,66 @@
+/// Settings shared by producers, consumers and admin clients.
+///
+/// Typed fields cover what Salvo relies on; everything else (TLS `security.protocol`, `ssl.*`,
+/// `sasl.*`, `debug`, ...) goes through `properties`, which are passed to librdkafka unchanged
+/// and win over the typed fields, so operators can tune anything librdkafka documents.
+public struct KafkaClientConfiguration: Sendable, Hashable {
+    /// Bootstrap brokers as `host:port`. Required.
+    public var brokers: [String]
+    /// Shown in broker logs and quotas. Default: `"salvo"`.
+    public var clientID: String
+    /// How often librdkafka reports statistics JSON to `statisticsHandler` consumers; `nil` turns
+    /// them off. Default: `nil`.
+    public var statisticsInterval: Duration?
+    /// Raw librdkafka properties applied last. Default: empty.
+    public var properties: [String: String]
+
+    public init(brokers: [String], clientID: String = "salvo", properties: [String: String] = [:]) {
+        self.brokers = brokers
+        self.clientID = clientID
+        self.statisticsInterval = nil
+        self.properties = properties
+    }
+
+    /// Parses a comma-separated bootstrap list such as `"a:9092,b:9092"`.
+    public init(bootstrapServers: String, clientID: String = "salvo", properties: [String: String] = [:]) {
+        let brokers = bootstrapServers.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        self.init(brokers: brokers, clientID: clientID, properties: properties)
+    }
+
+    /// The one validation place for the shared settings.
+    func validate() throws(KafkaError) {
+        guard !brokers.isEmpty else { throw .configuration("no brokers configured") }
+        for broker in brokers where broker.contains(where: { $0 == " " || $0 == "," }) {
+            throw .configuration("invalid broker address '\(broker)'")
+        }
+        guard !clientID.isEmpty else { throw .configuration("client id must not be empty") }
+        if let statisticsInterval, statisticsInterval < .milliseconds(1) {
+            throw .configuration("statistics interval must be positive")
+        }
+    }
+}
+
+extension Substring {
+    func trimmingWhitespace() -> String {
+        String(self.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so that a positive duration never becomes 0 ms, and
+    /// saturating at the `Int64` range instead of trapping.
+    var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        if overflow { return seconds < 0 ? .min : .max }
+        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
+        let total = millis.addingReportingOverflow(attoseconds / attosecondsPerMillisecond)
+        if total.overflow { return seconds < 0 ? .min : .max }
+        return attoseconds % attosecondsPerMillisecond > 0 && total.partialValue < .max ? total.partialValue + 1 : total.partialValue
+    }
+
+    /// Milliseconds clamped to `Int32`, for librdkafka's `int timeout_ms` parameters.
+    var timeoutMilliseconds: Int32 {
+        Int32(clamping: max(0, wholeMilliseconds))
+    }
+}

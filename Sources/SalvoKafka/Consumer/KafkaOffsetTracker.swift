@@ -1,0 +1,151 @@
+import DequeModule
+
+/// Computes, per partition, the offset that is safe to commit: the contiguous-done watermark.
+///
+/// Messages of a partition are tracked in the order they were received (ascending offsets) and
+/// marked done in any order. The committable offset is the lowest tracked offset that is not
+/// done yet, or, when everything tracked is done, the offset after the last one. Completing
+/// offsets 0, 1, 3 and 4 but not 2 therefore commits 2, never past the unfinished message.
+///
+/// Memory is bounded by the number of messages received and not yet done (done ones are not
+/// stored), whatever the offsets' magnitude or gaps (compacted topics, transaction markers),
+/// and even if one message stays unfinished while later ones complete.
+public struct KafkaOffsetTracker: Sendable {
+    /// What `markDone` did.
+    public enum MarkResult: Equatable, Sendable {
+        /// The offset was outstanding and is now done.
+        case marked
+        /// The offset is not outstanding: done already, never tracked, or tracked before a
+        /// rewind replaced it. Nothing changed.
+        case duplicate
+        /// The partition is not tracked (for example it was revoked). Nothing changed.
+        case unknownPartition
+    }
+
+    private struct PartitionState: Sendable {
+        /// Tracked offsets not yet done, ascending.
+        var outstanding: Deque<Int64> = []
+        /// The offset after the last tracked one.
+        var end: Int64
+        /// The last offset reported committed, if any.
+        var committed: Int64?
+
+        var watermark: Int64 { outstanding.first ?? end }
+
+        mutating func track(_ offset: Int64) {
+            if offset < end {
+                while let last = outstanding.last, last >= offset {
+                    outstanding.removeLast()
+                }
+            }
+            outstanding.append(offset)
+            end = offset + 1
+        }
+
+        mutating func didCommit(_ offset: Int64) {
+            committed = max(committed ?? Int64.min, offset)
+        }
+    }
+
+    private var partitions: [KafkaTopicPartition: PartitionState] = [:]
+
+    public init() {}
+
+    /// Records a received message. Offsets normally arrive ascending; an offset at or below an
+    /// earlier one (a seek or an offset reset) forgets the outstanding offsets from it on,
+    /// because they will be received again.
+    public mutating func track(_ offset: Int64, in partition: KafkaTopicPartition) {
+        // Mutated in place through the dictionary: copying the state out would copy its deque.
+        partitions[partition, default: PartitionState(end: offset)].track(offset)
+    }
+
+    /// Marks one tracked message as fully processed.
+    @discardableResult
+    public mutating func markDone(_ offset: Int64, in partition: KafkaTopicPartition) -> MarkResult {
+        guard let removed = partitions[partition]?.outstanding.removeSorted(offset) else { return .unknownPartition }
+        return removed ? .marked : .duplicate
+    }
+
+    /// The offset to commit for the partition (next offset to consume), or `nil` if untracked.
+    public func committableOffset(for partition: KafkaTopicPartition) -> Int64? {
+        partitions[partition]?.watermark
+    }
+
+    /// The last offset reported through `didCommit`, or `nil`.
+    public func committedOffset(for partition: KafkaTopicPartition) -> Int64? {
+        partitions[partition]?.committed
+    }
+
+    /// Partitions whose watermark moved past what was last committed, with the offset to commit.
+    public func commitCandidates() -> [KafkaTopicPartition: Int64] {
+        var candidates: [KafkaTopicPartition: Int64] = [:]
+        for (partition, state) in partitions where state.watermark > (state.committed ?? Int64.min) {
+            candidates[partition] = state.watermark
+        }
+        return candidates
+    }
+
+    /// Commit candidates limited to some partitions (those being revoked).
+    public func commitCandidates(in subset: some Sequence<KafkaTopicPartition>) -> [KafkaTopicPartition: Int64] {
+        var candidates: [KafkaTopicPartition: Int64] = [:]
+        for partition in subset {
+            if let state = partitions[partition], state.watermark > (state.committed ?? Int64.min) {
+                candidates[partition] = state.watermark
+            }
+        }
+        return candidates
+    }
+
+    /// Records a successful commit. Older results arriving late never move the mark backwards.
+    public mutating func didCommit(_ offsets: [KafkaTopicPartition: Int64]) {
+        for (partition, offset) in offsets {
+            partitions[partition]?.didCommit(offset)
+        }
+    }
+
+    /// Forgets partitions (revoked or lost): later `markDone` calls for them are ignored.
+    public mutating func remove(_ removed: some Sequence<KafkaTopicPartition>) {
+        for partition in removed {
+            partitions[partition] = nil
+        }
+    }
+
+    /// Messages received and not yet done, over all partitions.
+    public var outstandingCount: Int {
+        partitions.values.reduce(0) { $0 + $1.outstanding.count }
+    }
+
+    /// Messages received and not yet done in one partition.
+    public func outstandingCount(for partition: KafkaTopicPartition) -> Int {
+        partitions[partition]?.outstanding.count ?? 0
+    }
+
+    /// The partitions being tracked.
+    public var trackedPartitions: Set<KafkaTopicPartition> {
+        Set(partitions.keys)
+    }
+}
+
+extension Deque<Int64> {
+    /// Removes `value` from this ascending deque. Completion is usually near the front, so the
+    /// front is checked before a binary search.
+    mutating func removeSorted(_ value: Int64) -> Bool {
+        if first == value {
+            removeFirst()
+            return true
+        }
+        var low = startIndex
+        var high = endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if self[middle] < value {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < endIndex, self[low] == value else { return false }
+        remove(at: low)
+        return true
+    }
+}

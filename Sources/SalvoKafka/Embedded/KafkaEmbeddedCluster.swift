@@ -1,0 +1,61 @@
+import Logging
+
+/// An in-process Kafka cluster (librdkafka's mock cluster) for `salvo demo` and fast tests.
+///
+/// It speaks the Kafka protocol on 127.0.0.1 ports chosen by the system: producers, consumer
+/// groups with commits, and metadata work. It keeps only about 5 MiB or 100,000 batches per
+/// partition and does not implement the CreateTopics admin API (use `createTopic`), so it is
+/// neither a benchmark target nor a stand-in for topic administration.
+public final class KafkaEmbeddedCluster: Sendable {
+    /// The `host:port,...` list to give clients.
+    public let bootstrapServers: String
+    private let cluster: RDKafkaMockCluster
+    private let loop: RDKafkaLoop
+    private let delegate: RDKafkaPlainDelegate
+
+    public init(brokers: Int = 1, logger: Logger = Logger(label: "salvo.kafka.embedded")) throws(KafkaError) {
+        guard brokers >= 1 else { throw .configuration("an embedded cluster needs at least one broker") }
+        // The owner handle connects nowhere; it only hosts the mock cluster.
+        let client = try RDKafkaClient.make(
+            kind: .producer,
+            properties: ["log.queue": "true", "log_level": String(RDKafkaConfig.syslogLevel(logger.logLevel))],
+            events: RDKafkaClient.adminEvents,
+            logger: logger
+        )
+        let cluster: RDKafkaMockCluster
+        do {
+            cluster = try RDKafkaMockCluster(owner: client, brokers: brokers)
+        } catch {
+            client.destroy()
+            throw error
+        }
+        self.cluster = cluster
+        self.bootstrapServers = cluster.bootstrapServers
+        self.loop = RDKafkaLoop(client: client, name: "salvo-kafka-embedded")
+        // The cluster must go before the handle that owns it.
+        self.delegate = RDKafkaPlainDelegate(beforeDestroy: { cluster.destroy() })
+        loop.start(delegate: delegate)
+    }
+
+    deinit {
+        delegate.requestStop()
+        loop.wake()
+    }
+
+    /// Bootstrap servers as a list, for `KafkaClientConfiguration(brokers:)`.
+    public var brokers: [String] {
+        bootstrapServers.split(separator: ",").map(String.init)
+    }
+
+    public func createTopic(_ name: String, partitions: Int = 4, replicationFactor: Int = 1) async throws(KafkaError) {
+        let cluster = self.cluster
+        try await loop.submit { _ throws(KafkaError) in
+            try cluster.createTopic(name, partitions: partitions, replicationFactor: replicationFactor)
+        }
+    }
+
+    /// Stops the brokers. Clients still connected see their connections fail.
+    public func shutdown() async {
+        await delegate.stop(loop)
+    }
+}

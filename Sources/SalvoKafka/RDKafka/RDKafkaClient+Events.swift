@@ -1,0 +1,164 @@
+import CRdKafka
+import Logging
+
+extension RDKafkaClient {
+    /// Waits up to `timeoutMilliseconds` for one event and returns it as Swift values.
+    /// Blocking: call only from the loop thread.
+    func poll(timeoutMilliseconds: Int32) -> RDKafkaEvent? {
+        poll(eventQueue, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Like `poll`, on the consumer's message queue.
+    func pollMessage(timeoutMilliseconds: Int32) -> RDKafkaEvent? {
+        guard let messageQueue else { return nil }
+        return poll(messageQueue, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    private func poll(_ queue: OpaquePointer, timeoutMilliseconds: Int32) -> RDKafkaEvent? {
+        guard let event = rd_kafka_queue_poll(queue, timeoutMilliseconds) else { return nil }
+        // Every value is copied out before the event (and the messages it owns) is destroyed.
+        defer { rd_kafka_event_destroy(event) }
+        let type = rd_kafka_event_type(event)
+        switch type {
+        case RD_KAFKA_EVENT_FETCH:
+            return fetched(event)
+        case RD_KAFKA_EVENT_DR:
+            return .deliveryReports(deliveryReports(event))
+        case RD_KAFKA_EVENT_LOG:
+            log(event)
+            return .handled
+        case RD_KAFKA_EVENT_ERROR:
+            return .error(clientError(event))
+        case RD_KAFKA_EVENT_REBALANCE:
+            return .rebalance(rebalance(event))
+        case RD_KAFKA_EVENT_STATS:
+            return rd_kafka_event_stats(event).map { .statistics(String(cString: $0)) } ?? .handled
+        case RD_KAFKA_EVENT_OFFSET_COMMIT, RD_KAFKA_EVENT_NONE:
+            return .handled
+        default:
+            logger.debug("ignoring librdkafka event of unknown type", metadata: ["rdkafka.event": "\(type)"])
+            return .handled
+        }
+    }
+
+    private func fetched(_ event: OpaquePointer) -> RDKafkaEvent {
+        guard let message = rd_kafka_event_message_next(event) else { return .handled }
+        let partition = message.pointee.rkt.map {
+            KafkaTopicPartition(topic: String(cString: rd_kafka_topic_name($0)), partition: message.pointee.partition)
+        }
+        guard message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            let detail = rd_kafka_message_errstr(message).map { String(cString: $0) }
+            let error = KafkaError.rdKafka(message.pointee.err, context: "consumer error", detail: detail)
+            return .consumerError(error, partition)
+        }
+        guard let partition else { return .handled }
+        return .message(Self.consumerMessage(message, partition: partition))
+    }
+
+    private static func consumerMessage(
+        _ message: UnsafePointer<rd_kafka_message_t>,
+        partition: KafkaTopicPartition
+    ) -> KafkaConsumerMessage {
+        let value = bytes(message.pointee.payload, count: message.pointee.len) ?? []
+        let key = bytes(message.pointee.key, count: message.pointee.key_len)
+        var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
+        let timestamp = rd_kafka_message_timestamp(message, &timestampType)
+        return KafkaConsumerMessage(
+            topicPartition: partition,
+            offset: message.pointee.offset,
+            key: key,
+            value: value,
+            headers: headers(of: message),
+            timestampMilliseconds: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp
+        )
+    }
+
+    private static func headers(of message: UnsafePointer<rd_kafka_message_t>) -> [KafkaHeader] {
+        var list: OpaquePointer?
+        // The header list stays owned by the message; it is read, never freed here.
+        guard rd_kafka_message_headers(message, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
+        var headers: [KafkaHeader] = []
+        var index = 0
+        var name: UnsafePointer<CChar>?
+        var value: UnsafeRawPointer?
+        var size = 0
+        while rd_kafka_header_get_all(list, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
+            if let name {
+                headers.append(KafkaHeader(key: String(cString: name), value: bytes(value, count: size)))
+            }
+            index += 1
+        }
+        return headers
+    }
+
+    private static func bytes(_ pointer: UnsafeRawPointer?, count: Int) -> [UInt8]? {
+        guard let pointer else { return nil }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    private static func bytes(_ pointer: UnsafeMutableRawPointer?, count: Int) -> [UInt8]? {
+        bytes(UnsafeRawPointer(pointer), count: count)
+    }
+
+    private func deliveryReports(_ event: OpaquePointer) -> [RDKafkaDeliveryReport] {
+        var reports: [RDKafkaDeliveryReport] = []
+        reports.reserveCapacity(rd_kafka_event_message_count(event))
+        while let message = rd_kafka_event_message_next(event) {
+            let id = UInt(bitPattern: message.pointee._private)
+            let topic = message.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
+            if message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR {
+                let report = KafkaDeliveryReport(topic: topic, partition: message.pointee.partition, offset: message.pointee.offset)
+                reports.append(RDKafkaDeliveryReport(id: id, result: .success(report)))
+            } else {
+                var detail = rd_kafka_message_errstr(message).map { String(cString: $0) }
+                if message.pointee.err == RD_KAFKA_RESP_ERR__MSG_TIMED_OUT, let last = lastErrorText {
+                    detail = last
+                }
+                let error = KafkaError.rdKafka(message.pointee.err, context: "delivery to \(topic) failed", detail: detail)
+                reports.append(RDKafkaDeliveryReport(id: id, result: .failure(error)))
+            }
+        }
+        return reports
+    }
+
+    private func log(_ event: OpaquePointer) {
+        var facility: UnsafePointer<CChar>?
+        var text: UnsafePointer<CChar>?
+        var level: Int32 = 0
+        guard rd_kafka_event_log(event, &facility, &text, &level) == 0, let text else { return }
+        logger.log(
+            level: RDKafkaConfig.loggerLevel(syslog: level),
+            "\(String(cString: text))",
+            metadata: ["rdkafka.facility": "\(facility.map { String(cString: $0) } ?? "")"]
+        )
+    }
+
+    private func clientError(_ event: OpaquePointer) -> KafkaError {
+        let code = rd_kafka_event_error(event)
+        let text = rd_kafka_event_error_string(event).map { String(cString: $0) }
+        if rd_kafka_event_error_is_fatal(event) != 0 {
+            let fatal = fatalError() ?? .rdKafka(code, context: "fatal client error", detail: text, isFatal: true)
+            recordError(fatal.message)
+            logger.error("librdkafka fatal error", metadata: ["error": "\(fatal)"])
+            return fatal
+        }
+        if let text { recordError(text) }
+        let error = KafkaError.rdKafka(code, context: "client error", detail: text)
+        // Connection errors repeat while a broker is away; librdkafka retries them by itself.
+        logger.log(level: error.isRetriable ? .info : .warning, "librdkafka error", metadata: ["error": "\(error)"])
+        return error
+    }
+
+    private func rebalance(_ event: OpaquePointer) -> RDKafkaRebalance {
+        let partitions = RDKafkaTopicPartitionList.read(rd_kafka_event_topic_partition_list(event))
+        switch rd_kafka_event_error(event) {
+        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+            return .assign(partitions)
+        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
+            return .revoke(partitions)
+        case let other:
+            let text = rd_kafka_event_error_string(event).map { String(cString: $0) }
+            return .failed(.rdKafka(other, context: "rebalance failed", detail: text))
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import CRdKafka
+import Logging
+import Synchronization
+
+/// Owns one `rd_kafka_t` and the event queue it reports on.
+///
+/// The handle is created here and destroyed by `destroy()`, which only the owning
+/// `RDKafkaLoop` thread calls, after every other user has been shut out (see `RDKafkaLoop`).
+/// All blocking calls on it are made from that thread.
+final class RDKafkaClient: @unchecked Sendable {
+    // @unchecked: the handle and queue pointers are immutable; librdkafka makes calls on them
+    // thread-safe, and their end of life is ordered by RDKafkaLoop (destroy only after no caller
+    // can reach them). The only mutable state, `lastError`, is behind a Mutex.
+
+    enum Kind: Sendable { case producer, consumer }
+
+    /// Which events librdkafka routes to the queue. Logs always travel there (`log.queue=true`).
+    static let producerEvents = RD_KAFKA_EVENT_DR | RD_KAFKA_EVENT_LOG | RD_KAFKA_EVENT_ERROR | RD_KAFKA_EVENT_STATS
+    static let consumerEvents = RD_KAFKA_EVENT_FETCH | RD_KAFKA_EVENT_LOG | RD_KAFKA_EVENT_ERROR
+        | RD_KAFKA_EVENT_STATS | RD_KAFKA_EVENT_REBALANCE | RD_KAFKA_EVENT_OFFSET_COMMIT
+    static let adminEvents = RD_KAFKA_EVENT_LOG | RD_KAFKA_EVENT_ERROR | RD_KAFKA_EVENT_STATS
+
+    let kind: Kind
+    let handle: OpaquePointer
+    /// Logs, errors, statistics, delivery reports and (for consumers) rebalances.
+    let eventQueue: OpaquePointer
+    /// Consumers only: fetched messages, kept apart from `eventQueue` so the loop can stop taking
+    /// messages when the application is behind while still serving rebalances. librdkafka then
+    /// stops fetching once this queue holds `queued.max.messages.kbytes` or
+    /// `queued.min.messages`, which bounds memory without pausing (and re-fetching) partitions.
+    let messageQueue: OpaquePointer?
+    let logger: Logger
+    private let lastError = Mutex<String?>(nil)
+
+    private init(kind: Kind, handle: OpaquePointer, eventQueue: OpaquePointer, messageQueue: OpaquePointer?, logger: Logger) {
+        self.kind = kind
+        self.handle = handle
+        self.eventQueue = eventQueue
+        self.messageQueue = messageQueue
+        self.logger = logger
+    }
+
+    static func make(
+        kind: Kind,
+        properties: [String: String],
+        events: Int32,
+        logger: Logger
+    ) throws(KafkaError) -> RDKafkaClient {
+        let conf = try RDKafkaConfig.makeConf(properties, events: events)
+        var errorText = [CChar](repeating: 0, count: 512)
+        let type = kind == .producer ? RD_KAFKA_PRODUCER : RD_KAFKA_CONSUMER
+        guard let handle = rd_kafka_new(type, conf, &errorText, errorText.count) else {
+            // rd_kafka_new frees conf only on success: on failure it is still ours.
+            rd_kafka_conf_destroy(conf)
+            throw .configuration("cannot create Kafka client: \(String(cCharBuffer: errorText))")
+        }
+        // From here on `conf` belongs to `handle`.
+        _ = rd_kafka_set_log_queue(handle, nil)
+        let queue: OpaquePointer?
+        switch kind {
+        case .producer:
+            queue = rd_kafka_queue_get_main(handle)
+        case .consumer:
+            // Main-queue events (logs, errors, rebalances) join the messages on one queue, so one
+            // loop sees everything in order.
+            _ = rd_kafka_poll_set_consumer(handle)
+            queue = rd_kafka_queue_get_consumer(handle)
+        }
+        let messageQueue = kind == .consumer ? rd_kafka_queue_new(handle) : nil
+        guard let queue, kind == .producer || messageQueue != nil else {
+            if let queue { rd_kafka_queue_destroy(queue) }
+            if let messageQueue { rd_kafka_queue_destroy(messageQueue) }
+            rd_kafka_destroy(handle)
+            throw .configuration("librdkafka returned no event queue")
+        }
+        return RDKafkaClient(kind: kind, handle: handle, eventQueue: queue, messageQueue: messageQueue, logger: logger)
+    }
+
+    /// Releases the queue references, then the handle (librdkafka requires that order).
+    /// Blocks until librdkafka's threads are gone: call only from the loop thread, once.
+    func destroy() {
+        rd_kafka_queue_destroy(eventQueue)
+        if let messageQueue { rd_kafka_queue_destroy(messageQueue) }
+        rd_kafka_destroy(handle)
+    }
+
+    /// Interrupts a blocked poll from another thread.
+    func wake() {
+        rd_kafka_queue_yield(eventQueue)
+        if let messageQueue { rd_kafka_queue_yield(messageQueue) }
+    }
+
+    /// The text of the latest client-level error event, e.g. why a broker connection failed.
+    var lastErrorText: String? {
+        lastError.withLock { $0 }
+    }
+
+    func recordError(_ text: String) {
+        lastError.withLock { $0 = text }
+    }
+
+    /// The error librdkafka raised when the client turned fatal.
+    func fatalError() -> KafkaError? {
+        var errorText = [CChar](repeating: 0, count: 512)
+        let code = rd_kafka_fatal_error(handle, &errorText, errorText.count)
+        guard code != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
+        return .rdKafka(code, context: "fatal client error", detail: String(cCharBuffer: errorText), isFatal: true)
+    }
+}
+
+extension String {
+    /// Reads a NUL-terminated errstr buffer filled by librdkafka.
+    init(cCharBuffer buffer: [CChar]) {
+        self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

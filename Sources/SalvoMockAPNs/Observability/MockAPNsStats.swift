@@ -1,0 +1,63 @@
+/// A snapshot of the mock's totals since it started, as `/stats` serves it (snake_case JSON) and
+/// ``MockAPNsServer/stats()`` returns it. Tests compare it with what their clients saw.
+public struct MockAPNsStats: Sendable, Hashable, Codable {
+    /// The scenario in force.
+    public var scenario: String
+    /// Notifications answered 200.
+    public var accepted: Int
+    /// Non-200 answers by Apple's reason string.
+    public var rejected: [String: Int]
+    public var rejectedTotal: Int
+    public var connectionsOpen: Int
+    public var connectionsTotal: Int
+    /// Requests received (HTTP/2 streams delivered complete).
+    public var streamsTotal: Int
+    /// Requests received and not yet answered, reset or abandoned.
+    public var streamsOpen: Int
+    /// Requests answered with RST_STREAM (the `stream_reset_rate` fault).
+    public var streamResets: Int
+    /// Requests never answered: the client reset the stream or the connection closed first.
+    public var unanswered: Int
+    /// Connections reset on purpose (the `connection_reset` fault or a control).
+    public var connectionResets: Int
+    public var goAwaysSent: Int
+    /// Times a connection's MAX_CONCURRENT_STREAMS was lowered to 1 after a rejection.
+    public var streamLimitDrops: Int
+
+    public init(
+        scenario: String, accepted: Int, rejected: [String: Int], rejectedTotal: Int, connectionsOpen: Int,
+        connectionsTotal: Int, streamsTotal: Int, streamsOpen: Int, streamResets: Int, unanswered: Int,
+        connectionResets: Int, goAwaysSent: Int, streamLimitDrops: Int
+    ) {
+        self.scenario = scenario
+        self.accepted = accepted
+        self.rejected = rejected
+        self.rejectedTotal = rejectedTotal
+        self.connectionsOpen = connectionsOpen
+        self.connectionsTotal = connectionsTotal
+        self.streamsTotal = streamsTotal
+        self.streamsOpen = streamsOpen
+        self.streamResets = streamResets
+        self.unanswered = unanswered
+        self.connectionResets = connectionResets
+        self.goAwaysSent = goAwaysSent
+        self.streamLimitDrops = streamLimitDrops
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case scenario, accepted, rejected
+        case rejectedTotal = "rejected_total"
+        case connectionsOpen = "connections_open"
+        case connectionsTotal = "connections_total"
+        case streamsTotal = "streams_total"
+        case streamsOpen = "streams_open"
+        case streamResets = "stream_resets"
+        case unanswered
+        case connectionResets = "connection_resets"
+        case goAwaysSent = "goaways_sent"
+        case streamLimitDrops = "stream_limit_drops"
+    }
+
+    /// The count for one reason (0 when none).
+    public func rejected(_ reason: String) -> Int { self.rejected[reason] ?? 0 }
+}

@@ -1,0 +1,43 @@
+extension MockScenario {
+    /// Every `everySeconds` (counted from the server's start), a window of `durationSeconds` in
+    /// which every request is answered 503 `Shutdown` and its connection gets GOAWAY: what a
+    /// client sees while Apple drains a gateway.
+    public struct ShutdownStorm: Sendable, Hashable, Codable {
+        public var everySeconds: Double
+        public var durationSeconds: Double
+
+        public init(everySeconds: Double, durationSeconds: Double) {
+            self.everySeconds = everySeconds
+            self.durationSeconds = durationSeconds
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case everySeconds = "every_seconds"
+            case durationSeconds = "duration_seconds"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            try StrictKeys.check(decoder, allowed: CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.everySeconds = try container.decode(Double.self, forKey: .everySeconds)
+            self.durationSeconds = try container.decode(Double.self, forKey: .durationSeconds)
+        }
+
+        /// Whether a storm is raging `elapsedNanoseconds` after the server started. Storms start at
+        /// the end of each period, so a server is calm right after it starts.
+        public func isActive(elapsedNanoseconds: Int64) -> Bool {
+            let period = Int64(self.everySeconds * 1e9)
+            let duration = Int64(self.durationSeconds * 1e9)
+            guard period > 0, duration > 0, elapsedNanoseconds >= period else { return false }
+            return elapsedNanoseconds % period < duration
+        }
+
+        func violation() -> String? {
+            if !(self.everySeconds > 0) { return "shutdown_storm.every_seconds must be > 0" }
+            if !(self.durationSeconds > 0 && self.durationSeconds <= self.everySeconds) {
+                return "shutdown_storm.duration_seconds must be within (0, every_seconds]"
+            }
+            return nil
+        }
+    }
+}

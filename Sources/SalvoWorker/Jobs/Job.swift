@@ -1,0 +1,74 @@
+import NIOCore
+import SalvoAPNs
+
+/// A decoded, validated job: one payload and one set of headers for one or many device tokens.
+///
+/// Everything that holds for the whole job was checked once when it was decoded (app, headers,
+/// payload size, per-token splices), so fanning out a 100,000-token campaign only builds one
+/// ``PushNotification`` per token.
+public struct Job: Sendable {
+    public let id: String
+    public let app: String
+    public let campaignID: String?
+    /// The job's `environment`, or the app's when the job has none.
+    public let environment: APNsEnvironment.Kind
+    /// Topic, push type, priority, expiration and collapse id, validated and encoded once.
+    public let headers: APNsRequestHeaders
+    /// The payload's exact bytes: a slice of the message for `payload`, the unescaped text for
+    /// `payload_raw`. Every token without a per-token override sends these bytes unchanged.
+    public let payload: ByteBuffer
+    /// The well-formed tokens, in message order.
+    public let tokens: JobTokenList
+    /// Per-token badge overrides (`per_token`). Overrides for tokens the job does not list are
+    /// kept but never used.
+    public let badges: [DeviceToken: Int]
+    /// Tokens of `tokens` that are not well formed; each is dead-lettered, the rest proceed.
+    public let rejectedTokens: [TokenRejection]
+    /// Where badges are spliced; nil when the job has no overrides.
+    let badgeSplice: BadgeSplice?
+
+    init(
+        id: String,
+        app: String,
+        campaignID: String?,
+        environment: APNsEnvironment.Kind,
+        headers: APNsRequestHeaders,
+        payload: ByteBuffer,
+        tokens: JobTokenList,
+        badges: [DeviceToken: Int],
+        rejectedTokens: [TokenRejection],
+        badgeSplice: BadgeSplice?
+    ) {
+        self.id = id
+        self.app = app
+        self.campaignID = campaignID
+        self.environment = environment
+        self.headers = headers
+        self.payload = payload
+        self.tokens = tokens
+        self.badges = badges
+        self.rejectedTokens = rejectedTokens
+        self.badgeSplice = badgeSplice
+    }
+
+    /// How many notifications the job fans out to (its well-formed tokens; duplicates included).
+    public var notificationCount: Int { tokens.count }
+
+    /// What every notification of this job, read from `source`, carries about it.
+    public func reference(source: SourcePosition) -> JobReference {
+        JobReference(id: id, app: app, campaignID: campaignID, environment: environment, source: source)
+    }
+
+    /// The payload `token` receives: the shared bytes, or a copy with its badge spliced in.
+    public func payload(for token: DeviceToken) -> ByteBuffer {
+        guard let badgeSplice, let badge = badges[token] else { return payload }
+        return badgeSplice.apply(badge: badge, to: payload)
+    }
+
+    /// The notification for the token at `index`.
+    /// - Parameter attempt: Default: 1; records of the retry topic continue their count.
+    public func notification(at index: Int, job reference: JobReference, attempt: Int = 1) -> PushNotification {
+        let token = tokens[index]
+        return PushNotification(job: reference, token: token, headers: headers, payload: payload(for: token), attempt: attempt)
+    }
+}

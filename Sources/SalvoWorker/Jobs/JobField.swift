@@ -1,0 +1,37 @@
+/// The members the job schema defines (schema/job.schema.json). Any other member is ignored, so
+/// producers can add fields before workers know them.
+enum JobField: String, CaseIterable, Sendable {
+    case id
+    case app
+    case token
+    case tokens
+    case payload
+    case payloadRaw = "payload_raw"
+    case pushType = "push_type"
+    case priority
+    case expiration
+    case collapseID = "collapse_id"
+    case topic
+    case environment
+    case campaignID = "campaign_id"
+    case perToken = "per_token"
+    /// Only in records of the retry topic (``RetryRecord``); an ordinary job's `retry` is ignored.
+    case retry
+
+    /// The rejection when the member has the wrong JSON type: the field's own reason where the
+    /// schema has one, so a dashboard shows "invalid_priority" rather than a generic code.
+    var typeMismatchReason: JobRejection.Reason {
+        switch self {
+        case .id, .app, .token, .tokens, .campaignID: return .invalidField
+        case .payload, .payloadRaw: return .invalidPayload
+        case .pushType: return .invalidPushType
+        case .priority: return .invalidPriority
+        case .expiration: return .invalidExpiration
+        case .collapseID: return .invalidCollapseID
+        case .topic: return .invalidTopic
+        case .environment: return .invalidEnvironment
+        case .perToken: return .invalidPerToken
+        case .retry: return .invalidRetry
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import SalvoAPNs
+
+/// What every notification of a job carries about the job: enough to write its feedback events,
+/// dead letters and retry records, and to find its ledger entry. Strings are shared, not copied,
+/// between the notifications of a campaign.
+public struct JobReference: Sendable, Hashable {
+    /// The job's `id`.
+    public var id: String
+    /// The app (credential) name.
+    public var app: String
+    public var campaignID: String?
+    public var environment: APNsEnvironment.Kind
+    /// The Kafka record the notification came from (a job, or a retry record).
+    public var source: SourcePosition
+
+    public init(id: String, app: String, campaignID: String? = nil, environment: APNsEnvironment.Kind, source: SourcePosition) {
+        self.id = id
+        self.app = app
+        self.campaignID = campaignID
+        self.environment = environment
+        self.source = source
+    }
+}

@@ -1,0 +1,42 @@
+import NIOCore
+import SalvoAPNs
+
+/// A job's device tokens, kept as positions of already validated hex strings inside the Kafka
+/// message rather than as 100,000 separate arrays. A token becomes a ``DeviceToken`` only when its
+/// notification is built, so memory for a campaign is the message itself plus 8 bytes per token,
+/// and decoding touches each token's bytes once.
+public struct JobTokenList: Sendable, RandomAccessCollection {
+    /// The message the positions point into (shared storage, never copied).
+    private let message: ByteBuffer
+    /// Per token: offset (relative to the message's reader index) in the high bits, hex length in
+    /// the low 8 bits. Offsets fit: messages are at most `UInt32.max` bytes (configuration limit).
+    private var spans: [UInt64] = []
+
+    init(message: ByteBuffer) {
+        self.message = message
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        spans.reserveCapacity(count)
+    }
+
+    /// Adds a token whose hex text, already validated as a well-formed token, is at `range`.
+    mutating func append(_ range: Range<Int>) {
+        spans.append(UInt64(range.lowerBound) << 8 | UInt64(range.count))
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { spans.count }
+
+    public subscript(position: Int) -> DeviceToken {
+        let span = spans[position]
+        // Through a String on purpose: `DeviceToken(hex:)` is specialized inside SalvoAPNs, while
+        // its generic `init(hexBytes:)` runs unspecialized across the module boundary, about ten
+        // times slower per token (measured in release: ~0.5 µs against ~4.6 µs).
+        guard let hex = message.getString(at: message.readerIndex + Int(span >> 8), length: Int(span & 0xFF)),
+              let token = try? DeviceToken(hex: hex) else {
+            preconditionFailure("token \(position) was validated when the job was decoded")
+        }
+        return token
+    }
+}

@@ -1,0 +1,128 @@
+import DequeModule
+
+/// Chooses which notification is dispatched next, between the priority (per-user) lane and the
+/// campaign lane.
+///
+/// Smooth weighted round robin over the lanes that have work: with weights 4:1 the order is
+/// P P C P P, P P C P P, … while both are busy, so a per-user notification waits at most a couple
+/// of dispatches however large the campaign backlog. It is work-conserving: an idle lane's share
+/// goes to the other, and an idle lane accumulates no credit to burst with later.
+///
+/// Work enters as whole units (a job of N notifications) and leaves one notification at a time,
+/// so a 100,000-token campaign is one queue entry, not 100,000.
+public struct LaneScheduler<Work: Sendable>: Sendable {
+    /// One dispatch: notification `index` of `work`, from `lane`.
+    public struct Slot: Sendable {
+        public var work: Work
+        public var index: Int
+        public var lane: Lane
+    }
+
+    private struct Entry: Sendable {
+        var work: Work
+        var next: Int
+        var count: Int
+    }
+
+    private struct Queue: Sendable {
+        var entries: Deque<Entry> = []
+        var notifications = 0
+        /// Smooth weighted round robin's running credit.
+        var credit = 0
+    }
+
+    public let configuration: Configuration
+    private var priority = Queue()
+    private var campaign = Queue()
+
+    public init(configuration: Configuration = Configuration()) throws(SalvoWorkerError) {
+        try configuration.validate()
+        self.configuration = configuration
+    }
+
+    /// Queues `notifications` notifications of `work` (indexes 0..<notifications) on `lane`.
+    /// Work with no notifications is not queued.
+    public mutating func enqueue(_ work: Work, notifications: Int, lane: Lane) {
+        guard notifications > 0 else { return }
+        modify(lane) { queue in
+            queue.entries.append(Entry(work: work, next: 0, count: notifications))
+            queue.notifications += notifications
+        }
+    }
+
+    /// The next notification to dispatch, or nil when both lanes are empty.
+    public mutating func next() -> Slot? {
+        let lane: Lane
+        switch (priority.entries.isEmpty, campaign.entries.isEmpty) {
+        case (true, true):
+            return nil
+        case (false, true):
+            lane = .priority
+            priority.credit = 0
+            campaign.credit = 0
+        case (true, false):
+            lane = .campaign
+            priority.credit = 0
+            campaign.credit = 0
+        case (false, false):
+            priority.credit += configuration.priorityWeight
+            campaign.credit += configuration.campaignWeight
+            lane = priority.credit >= campaign.credit ? .priority : .campaign
+            let total = configuration.priorityWeight + configuration.campaignWeight
+            modify(lane) { $0.credit -= total }
+        }
+        return modify(lane) { queue in
+            let entry = queue.entries[queue.entries.startIndex]
+            let index = entry.next
+            if index + 1 == entry.count {
+                queue.entries.removeFirst()
+            } else {
+                queue.entries[queue.entries.startIndex].next = index + 1
+            }
+            queue.notifications -= 1
+            return Slot(work: entry.work, index: index, lane: lane)
+        }
+    }
+
+    /// Notifications queued on `lane`.
+    public func queuedNotifications(in lane: Lane) -> Int {
+        lane == .priority ? priority.notifications : campaign.notifications
+    }
+
+    /// Whether `lane` is below its capacity; when false, pause the lane's partitions.
+    public func hasCapacity(in lane: Lane) -> Bool {
+        queuedNotifications(in: lane) < configuration.capacityPerLane
+    }
+
+    public var isEmpty: Bool { priority.entries.isEmpty && campaign.entries.isEmpty }
+
+    /// Removes queued work (e.g. of partitions revoked in a rebalance, whose records another
+    /// worker will now process) and returns it with the index of its first undispatched notification.
+    public mutating func removeAll(where shouldRemove: (Work) -> Bool) -> [(work: Work, firstUndispatched: Int)] {
+        var removed: [(work: Work, firstUndispatched: Int)] = []
+        for lane in Lane.allCases {
+            modify(lane) { queue in
+                var kept = Deque<Entry>()
+                for entry in queue.entries {
+                    if shouldRemove(entry.work) {
+                        removed.append((entry.work, entry.next))
+                        queue.notifications -= entry.count - entry.next
+                    } else {
+                        kept.append(entry)
+                    }
+                }
+                queue.entries = kept
+            }
+        }
+        return removed
+    }
+
+    private mutating func modify<R>(_ lane: Lane, _ body: (inout Queue) -> R) -> R {
+        switch lane {
+        case .priority: return body(&priority)
+        case .campaign: return body(&campaign)
+        }
+    }
+}
+
+extension LaneScheduler.Slot: Equatable where Work: Equatable {}

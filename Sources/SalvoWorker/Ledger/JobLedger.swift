@@ -1,0 +1,99 @@
+/// Knows when a job is done, which is when its Kafka offset may be committed: every notification
+/// reached a terminal state *and* every record the job caused (feedback events, dead letters,
+/// retry-topic hand-offs) was acknowledged by Kafka. Committing earlier could lose a feedback event
+/// or a retry on a crash; this is the at-least-once promise of DESIGN.md.
+///
+/// Keyed by the job's ``SourcePosition``. Records are counted as *enqueued* and *acknowledged*
+/// separately, so an acknowledgement may arrive before the worker reports the notification that
+/// caused it as finished; a job completes only once all its notifications finished and the two
+/// counts agree. A record that Kafka fails to take must be produced again: the ledger waits for
+/// its acknowledgement, so the offset is not committed meanwhile (a restart redelivers the job).
+public struct JobLedger: Sendable {
+    public enum Action: Sendable, Hashable {
+        /// Nothing to do yet.
+        case none
+        /// The job is done: mark its offset for commit (the offset tracker finds the
+        /// contiguous-completion watermark per partition).
+        case completed(SourcePosition)
+    }
+
+    /// What a job still waits for.
+    public struct Outstanding: Sendable, Hashable {
+        /// Notifications not yet terminal.
+        public var notifications: Int
+        public var recordsEnqueued: Int
+        public var recordsAcknowledged: Int
+
+        /// Records enqueued but not yet acknowledged.
+        public var unacknowledgedRecords: Int { recordsEnqueued - recordsAcknowledged }
+
+        var isDone: Bool { notifications == 0 && recordsEnqueued == recordsAcknowledged }
+    }
+
+    private var jobs: [SourcePosition: Outstanding] = [:]
+
+    public init() {}
+
+    /// Jobs not yet completed.
+    public var openJobs: Int { jobs.count }
+
+    public func outstanding(for job: SourcePosition) -> Outstanding? {
+        jobs[job]
+    }
+
+    /// Starts tracking a job with `notifications` notifications, and `records` records already
+    /// enqueued for it (dead letters of rejected tokens, or of the whole job). Call it before
+    /// producing any of the job's records. A job with nothing outstanding completes at once.
+    public mutating func open(_ job: SourcePosition, notifications: Int, records: Int = 0) -> Action {
+        precondition(notifications >= 0 && records >= 0, "counts are never negative")
+        precondition(jobs[job] == nil, "job \(job) is already open")
+        let outstanding = Outstanding(notifications: notifications, recordsEnqueued: records, recordsAcknowledged: 0)
+        if outstanding.isDone { return .completed(job) }
+        jobs[job] = outstanding
+        return .none
+    }
+
+    /// A notification of `job` reached a terminal state; `records` records it caused were enqueued
+    /// for Kafka (0 when accepted by APNs; its feedback event and/or dead letter when rejected; 1
+    /// when handed to the retry topic).
+    public mutating func notificationFinished(_ job: SourcePosition, records: Int = 0) -> Action {
+        update(job) { outstanding in
+            precondition(outstanding.notifications > 0, "job \(job) finished more notifications than it has")
+            precondition(records >= 0, "counts are never negative")
+            outstanding.notifications -= 1
+            outstanding.recordsEnqueued += records
+        }
+    }
+
+    /// More records were enqueued for `job` without finishing a notification (e.g. the retry
+    /// scheduler's shutdown hand-off batches several notifications into one record).
+    public mutating func recordsEnqueued(_ job: SourcePosition, count: Int) -> Action {
+        update(job) { outstanding in
+            precondition(count >= 0, "counts are never negative")
+            outstanding.recordsEnqueued += count
+        }
+    }
+
+    /// Kafka acknowledged one record of `job`.
+    public mutating func recordAcknowledged(_ job: SourcePosition) -> Action {
+        update(job) { $0.recordsAcknowledged += 1 }
+    }
+
+    /// Forgets jobs that are no longer this worker's (partitions revoked in a rebalance); their
+    /// offsets are not committed here and events still arriving for them are ignored.
+    public mutating func forget(where shouldForget: (SourcePosition) -> Bool) {
+        jobs = jobs.filter { !shouldForget($0.key) }
+    }
+
+    /// Events for jobs not (or no longer) open are ignored: they belong to revoked partitions.
+    private mutating func update(_ job: SourcePosition, _ change: (inout Outstanding) -> Void) -> Action {
+        guard var outstanding = jobs[job] else { return .none }
+        change(&outstanding)
+        if outstanding.isDone {
+            jobs[job] = nil
+            return .completed(job)
+        }
+        jobs[job] = outstanding
+        return .none
+    }
+}

@@ -1,0 +1,35 @@
+import SalvoAPNs
+
+/// What became of one send, as the APNs pool reports it. Keeps *rejected* (APNs answered) apart
+/// from *not sent* (APNs never processed the request), because only the second is always safe to
+/// replay at once.
+public enum DeliveryResult: Sendable {
+    /// APNs answered 200.
+    case accepted
+    /// APNs answered with an error status.
+    case rejected(APNsResponse)
+    /// APNs never processed the request: refused stream, GOAWAY above the last stream id,
+    /// connection lost before a response. `cause` is the transport's description.
+    case notSent(cause: String)
+    /// The request broke a rule before anything was sent (SalvoAPNs validation).
+    case invalidRequest(APNsError)
+
+    /// Maps the pool's answer: a 200 response is accepted, any other status rejected; an
+    /// ``APNsError`` is not-sent, rejected (it carries the response) or invalid, by its code.
+    public init(_ result: Result<APNsResponse, APNsError>) {
+        switch result {
+        case .success(let response) where response.isAccepted:
+            self = .accepted
+        case .success(let response):
+            self = .rejected(response)
+        case .failure(let error) where error.code == .notSent:
+            self = .notSent(cause: error.underlying ?? error.message)
+        case .failure(let error):
+            if error.code == .rejected, let response = error.response {
+                self = .rejected(response)
+            } else {
+                self = .invalidRequest(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import SalvoAPNs
+
+/// Why a notification waits for another attempt, which decides how long: a device-specific limit
+/// delays that token; APNs being unwell or unreachable backs off exponentially with jitter.
+public struct RetryReason: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// 429 TooManyRequests: this device token received too many notifications.
+        case tooManyRequests = "too_many_requests"
+        /// 5xx, Shutdown, TooManyProviderTokenUpdates, or an unknown retryable answer.
+        case apnsUnavailable = "apns_unavailable"
+        /// The request was never processed and immediate replays were used up.
+        case notSent = "not_sent"
+        /// ExpiredProviderToken persisted through the replay with a refreshed token.
+        case providerTokenExpired = "provider_token_expired"
+    }
+
+    public var kind: Kind
+    public var apnsStatus: Int?
+    public var apnsReason: String?
+    /// The transport's words for ``Kind/notSent``.
+    public var cause: String?
+
+    public init(kind: Kind, apnsStatus: Int? = nil, apnsReason: String? = nil, cause: String? = nil) {
+        self.kind = kind
+        self.apnsStatus = apnsStatus
+        self.apnsReason = apnsReason
+        self.cause = cause
+    }
+
+    /// The reason for a retryable APNs answer.
+    init(response: APNsResponse, kind: Kind) {
+        self.init(kind: kind, apnsStatus: response.status, apnsReason: response.reason?.string)
+    }
+
+    /// Whether the delay is the per-device-token one rather than the exponential backoff.
+    public var isPerDeviceToken: Bool { kind == .tooManyRequests }
+
+    public var description: String {
+        var text = kind.rawValue
+        if let apnsStatus { text += " \(apnsStatus)" }
+        if let apnsReason { text += " \(apnsReason)" }
+        if let cause { text += " (\(cause))" }
+        return text
+    }
+}

@@ -1,0 +1,41 @@
+/// Per-app send rates: each app (credential) may have its own limit, or the default, or none.
+/// Over the limit, a send is delayed, never dropped; the delay also backs pressure up through the
+/// lanes to the Kafka consumer.
+public struct AppRateLimiter<C: Clock>: Sendable where C.Duration == Duration {
+    /// Limits by app name. Checked once, by ``validate()``.
+    public struct Configuration: Sendable, Hashable {
+        /// Limits for particular apps.
+        public var limits: [String: RateLimit]
+        /// The limit of every app not in `limits`; nil for none. Apple publishes no per-app limit,
+        /// so this is for operators protecting a shared key or a downstream. Default: nil.
+        public var defaultLimit: RateLimit?
+
+        public init(limits: [String: RateLimit] = [:], defaultLimit: RateLimit? = nil) {
+            self.limits = limits
+            self.defaultLimit = defaultLimit
+        }
+
+        public func validate() throws(SalvoWorkerError) {
+            for (app, limit) in limits { try limit.validate("limit of app \"\(app)\"") }
+            try defaultLimit?.validate("defaultLimit")
+        }
+    }
+
+    public let configuration: Configuration
+    private var buckets: [String: TokenBucket<C>] = [:]
+
+    public init(configuration: Configuration) throws(SalvoWorkerError) {
+        try configuration.validate()
+        self.configuration = configuration
+    }
+
+    /// Reserves one send for `app` at `now`; returns how long it must wait.
+    public mutating func reserve(app: String, now: C.Instant) -> Duration {
+        if let delay = buckets[app]?.reserve(now: now) { return delay }
+        guard let limit = configuration.limits[app] ?? configuration.defaultLimit else { return .zero }
+        var bucket = TokenBucket<C>(limit: limit, now: now)
+        let delay = bucket.reserve(now: now)
+        buckets[app] = bucket
+        return delay
+    }
+}

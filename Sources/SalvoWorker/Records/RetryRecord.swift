@@ -1,0 +1,91 @@
+import NIOCore
+import SalvoAPNs
+
+/// Notifications handed to the retry topic because the worker cannot hold them (its retry memory
+/// is full, the delay is long, or it is shutting down): one job's notifications that share payload,
+/// headers, attempt and due time, written as a job with a `retry` member that
+/// ``RetryRecordDecoder`` reads back.
+///
+/// `{…job members…, "tokens": [...], "retry": {"attempt": N, "due_at_ms": N}}`
+public struct RetryRecord: Sendable, Equatable {
+    public var job: JobReference
+    public var headers: APNsRequestHeaders
+    public var payload: ByteBuffer
+    public var tokens: [DeviceToken]
+    /// The attempt the next send will be.
+    public var attempt: Int
+    /// Not to be sent before this time.
+    public var dueAt: UTCTimestamp
+
+    public init(job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer, tokens: [DeviceToken], attempt: Int, dueAt: UTCTimestamp) {
+        self.job = job
+        self.headers = headers
+        self.payload = payload
+        self.tokens = tokens
+        self.attempt = attempt
+        self.dueAt = dueAt
+    }
+
+    private struct GroupKey: Hashable {
+        var job: JobReference
+        var headers: APNsRequestHeaders
+        var payload: ByteBuffer
+        var attempt: Int
+    }
+
+    /// Groups notifications into as few records as possible, in first-seen order. Tokens with a
+    /// spliced badge have their own payload and so their own record.
+    public static func grouping(_ notifications: some Sequence<PushNotification>, dueAt: UTCTimestamp) -> [RetryRecord] {
+        var records: [RetryRecord] = []
+        var positions: [GroupKey: Int] = [:]
+        for notification in notifications {
+            let key = GroupKey(job: notification.job, headers: notification.headers, payload: notification.payload, attempt: notification.attempt)
+            if let position = positions[key] {
+                records[position].tokens.append(notification.token)
+            } else {
+                positions[key] = records.count
+                records.append(RetryRecord(
+                    job: notification.job,
+                    headers: notification.headers,
+                    payload: notification.payload,
+                    tokens: [notification.token],
+                    attempt: notification.attempt,
+                    dueAt: dueAt
+                ))
+            }
+        }
+        return records
+    }
+
+    /// The record to produce, keyed by job id. Headers repeat the due time (`salvo-due-at-ms`) so a
+    /// consumer can decide to wait without parsing the value.
+    public func record() -> OutgoingRecord {
+        let headers = [
+            RecordHeader(name: "salvo-due-at-ms", text: String(dueAt.millisecondsSince1970)),
+            RecordHeader(name: "salvo-attempt", text: String(attempt)),
+            RecordHeader(name: "salvo-app", text: job.app),
+            RecordHeader(name: "salvo-source-topic", text: job.source.topic),
+            RecordHeader(name: "salvo-source-partition", text: String(job.source.partition)),
+            RecordHeader(name: "salvo-source-offset", text: String(job.source.offset)),
+        ]
+        return OutgoingRecord(key: Array(job.id.utf8), value: encodedValue(), headers: headers)
+    }
+
+    func encodedValue() -> [UInt8] {
+        var writer = JSONWriter(capacity: payload.readableBytes + 256 + tokens.count * 68)
+        writer.beginObject()
+        writer.jobMembers(job, headers: headers, payload: payload) { writer in
+            writer.key("tokens")
+            writer.beginArray()
+            for token in tokens { writer.stringBytes(token.hexBytes) }
+            writer.endArray()
+        }
+        writer.key("retry")
+        writer.beginObject()
+        writer.member("attempt", attempt)
+        writer.member("due_at_ms", dueAt.millisecondsSince1970)
+        writer.endObject()
+        writer.endObject()
+        return writer.bytes
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// Topic administration for Salvo's Kafka contracts.
+struct TopicsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "topics",
+        abstract: "Manage Salvo's Kafka topics.",
+        subcommands: [TopicsCreateCommand.self]
+    )
+}

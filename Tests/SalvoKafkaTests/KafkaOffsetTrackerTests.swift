@@ -1,0 +1,143 @@
+import SalvoKafka
+import Testing
+
+@Suite struct KafkaOffsetTrackerTests {
+    let partition = KafkaTopicPartition(topic: "jobs", partition: 3)
+    let other = KafkaTopicPartition(topic: "jobs", partition: 4)
+
+    @Test func gapInCompletionHoldsTheWatermark() {
+        var tracker = KafkaOffsetTracker()
+        for offset in Int64(0)...4 { tracker.track(offset, in: partition) }
+        for offset: Int64 in [0, 1, 3, 4] { #expect(tracker.markDone(offset, in: partition) == .marked) }
+        #expect(tracker.committableOffset(for: partition) == 2)
+        #expect(tracker.commitCandidates() == [partition: 2])
+        #expect(tracker.outstandingCount(for: partition) == 1)
+
+        #expect(tracker.markDone(2, in: partition) == .marked)
+        #expect(tracker.committableOffset(for: partition) == 5)
+        #expect(tracker.outstandingCount == 0)
+    }
+
+    @Test func nothingDoneCommitsNothing() {
+        var tracker = KafkaOffsetTracker()
+        tracker.track(10, in: partition)
+        tracker.track(11, in: partition)
+        // The watermark is the first received offset: committing it would change nothing, but
+        // it is still a valid candidate until the broker confirms it.
+        #expect(tracker.committableOffset(for: partition) == 10)
+        tracker.didCommit([partition: 10])
+        #expect(tracker.commitCandidates().isEmpty)
+        tracker.markDone(11, in: partition)
+        #expect(tracker.commitCandidates().isEmpty, "11 is done but 10 is not")
+    }
+
+    @Test func offsetGapsFromCompactionDoNotBlock() {
+        var tracker = KafkaOffsetTracker()
+        for offset: Int64 in [5, 7, 20] { tracker.track(offset, in: partition) }
+        tracker.markDone(7, in: partition)
+        #expect(tracker.committableOffset(for: partition) == 5)
+        tracker.markDone(5, in: partition)
+        #expect(tracker.committableOffset(for: partition) == 20)
+        tracker.markDone(20, in: partition)
+        #expect(tracker.committableOffset(for: partition) == 21)
+    }
+
+    @Test func duplicatesAndUnknownOffsetsAreIgnored() {
+        var tracker = KafkaOffsetTracker()
+        tracker.track(0, in: partition)
+        tracker.track(1, in: partition)
+        #expect(tracker.markDone(1, in: partition) == .marked)
+        #expect(tracker.markDone(1, in: partition) == .duplicate)
+        #expect(tracker.markDone(99, in: partition) == .duplicate)
+        #expect(tracker.markDone(-5, in: partition) == .duplicate)
+        #expect(tracker.markDone(0, in: other) == .unknownPartition)
+        #expect(tracker.committableOffset(for: partition) == 0)
+    }
+
+    @Test func revokedPartitionIsForgottenAndLateMarksAreIgnored() {
+        var tracker = KafkaOffsetTracker()
+        tracker.track(0, in: partition)
+        tracker.track(0, in: other)
+        tracker.markDone(0, in: other)
+        tracker.remove([partition])
+        #expect(tracker.markDone(0, in: partition) == .unknownPartition)
+        #expect(tracker.commitCandidates() == [other: 1])
+        #expect(tracker.trackedPartitions == [other])
+        #expect(tracker.committableOffset(for: partition) == nil)
+    }
+
+    @Test func commitCandidatesOnlyAdvance() {
+        var tracker = KafkaOffsetTracker()
+        for offset in Int64(0)..<10 { tracker.track(offset, in: partition) }
+        for offset in Int64(0)..<6 { tracker.markDone(offset, in: partition) }
+        #expect(tracker.commitCandidates(in: [partition, other]) == [partition: 6])
+        tracker.didCommit([partition: 6])
+        tracker.didCommit([partition: 3])  // a late, older result
+        #expect(tracker.committedOffset(for: partition) == 6)
+        #expect(tracker.commitCandidates().isEmpty)
+        tracker.markDone(6, in: partition)
+        #expect(tracker.commitCandidates() == [partition: 7])
+    }
+
+    @Test func rewindForgetsOutstandingOffsetsFromThereOn() {
+        var tracker = KafkaOffsetTracker()
+        for offset in Int64(0)..<5 { tracker.track(offset, in: partition) }
+        tracker.markDone(0, in: partition)
+        tracker.markDone(3, in: partition)
+        // A seek back to 2: offsets 2... arrive again.
+        tracker.track(2, in: partition)
+        #expect(tracker.outstandingCount(for: partition) == 2, "1 and the new 2")
+        tracker.markDone(1, in: partition)
+        #expect(tracker.committableOffset(for: partition) == 2)
+        tracker.markDone(2, in: partition)
+        #expect(tracker.committableOffset(for: partition) == 3)
+    }
+
+    @Test func hugeOffsetsInOrderKeepMemoryConstant() {
+        var tracker = KafkaOffsetTracker()
+        let base = Int64.max / 2
+        for step in Int64(0)..<200_000 {
+            tracker.track(base + step * 3, in: partition)
+            tracker.markDone(base + step * 3, in: partition)
+            #expect(tracker.outstandingCount <= 1)
+            if tracker.outstandingCount > 1 { break }
+        }
+        #expect(tracker.committableOffset(for: partition) == base + 199_999 * 3 + 1)
+    }
+
+    @Test func memoryIsBoundedByUnfinishedMessagesEvenBehindAStuckOne() {
+        var tracker = KafkaOffsetTracker()
+        tracker.track(0, in: partition)  // never finishes
+        for offset in Int64(1)...100_000 {
+            tracker.track(offset, in: partition)
+            tracker.markDone(offset, in: partition)
+        }
+        #expect(tracker.outstandingCount == 1)
+        #expect(tracker.committableOffset(for: partition) == 0)
+        tracker.markDone(0, in: partition)
+        #expect(tracker.committableOffset(for: partition) == 100_001)
+    }
+
+    @Test func reverseCompletionOfALargeWindow() {
+        var tracker = KafkaOffsetTracker()
+        let count: Int64 = 10_000
+        for offset in 0..<count { tracker.track(offset, in: partition) }
+        for offset in stride(from: count - 1, through: 1, by: -1) {
+            tracker.markDone(offset, in: partition)
+        }
+        #expect(tracker.committableOffset(for: partition) == 0)
+        #expect(tracker.outstandingCount == 1)
+        tracker.markDone(0, in: partition)
+        #expect(tracker.committableOffset(for: partition) == count)
+    }
+
+    @Test func partitionsAreIndependent() {
+        var tracker = KafkaOffsetTracker()
+        tracker.track(0, in: partition)
+        tracker.track(0, in: other)
+        tracker.track(1, in: other)
+        tracker.markDone(0, in: other)
+        tracker.markDone(1, in: other)
+        #expect(tracker.commitCandidates() == [partition: 0, other: 2])
+    }
+}

@@ -1,0 +1,98 @@
+import NIOCore
+import Testing
+@testable import SalvoWorker
+
+@Suite struct JSONScannerTests {
+    /// Validates `text` as one JSON value; nil when valid, else the rejection message.
+    private func validate(_ bytes: [UInt8]) -> JobRejection? {
+        do {
+            try JSONScanner.withScanner(over: ByteBuffer(bytes: bytes)) { scanner throws(JobRejection) in
+                try scanner.skipValue()
+                try scanner.expectEnd()
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func validate(_ text: String) -> JobRejection? {
+        validate(Array(text.utf8))
+    }
+
+    @Test(arguments: [
+        "{}", "[]", "0", "-0", "1.5", "-1.5e+10", "1E-2", "true", "false", "null", #""""#,
+        #"{"a":[1,{"b":null}],"c":"\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}"#, " \t\r\n{ \"a\" : 1 } \n",
+        "\"héllo ✓ 😀\"",
+    ])
+    func acceptsValidJSON(_ text: String) {
+        #expect(validate(text) == nil, "\(text)")
+    }
+
+    @Test(arguments: [
+        "", "{", "}", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul",
+        "\"abc", "\"\\x\"", "\"\\u12g4\"", "{} {}", "'a'", "[1 2]", "NaN",
+    ])
+    func rejectsInvalidJSON(_ text: String) {
+        #expect(validate(text)?.reason == .malformedJSON, "\(text)")
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        let quote = UInt8(ascii: "\"")
+        for bad: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xF0, 0x8F, 0xBF, 0xBF]] {
+            #expect(validate([quote] + bad + [quote])?.reason == .malformedJSON, "\(bad)")
+        }
+        #expect(validate([quote, 0xE2, 0x82, 0xAC, quote]) == nil)
+    }
+
+    @Test func limitsNesting() {
+        let ok = String(repeating: "[", count: JSONScanner.maximumDepth) + String(repeating: "]", count: JSONScanner.maximumDepth)
+        #expect(validate(ok) == nil)
+        let deep = "[" + ok + "]"
+        #expect(validate(deep)?.message.contains("nesting") == true)
+    }
+
+    @Test func messagesNameTheOffset() {
+        #expect(validate(#"{"a":}"#)?.message.contains("byte 5") == true)
+    }
+
+    @Test func unescapesStrings() throws {
+        let text = #""a\"b\\c\/d\n\u00e9\ud83d\ude00\ud800x""#
+        let decoded = try JSONScanner.withScanner(over: ByteBuffer(string: text)) { scanner throws(JobRejection) in
+            scanner.string(try scanner.scanString())
+        }
+        #expect(decoded == "a\"b\\c/d\né😀\u{FFFD}x")
+    }
+
+    @Test func readsIntegers() throws {
+        func integer(_ text: String) throws -> Int64? {
+            try JSONScanner.withScanner(over: ByteBuffer(string: text)) { scanner throws(JobRejection) in try scanner.scanInteger() }
+        }
+        #expect(try integer("0") == 0)
+        #expect(try integer("-42") == -42)
+        #expect(try integer("9223372036854775807") == .max)
+        #expect(try integer("-9223372036854775808") == .min)
+        #expect(try integer("9223372036854775808") == nil)
+        #expect(try integer("1.0") == nil)
+        #expect(try integer("1e3") == nil)
+        #expect(try integer("\"1\"") == nil)
+    }
+}
+
+@Suite struct JSONWriterTests {
+    @Test func escapesAndSeparates() {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("s", "q\"\\\n\t\u{01}é")
+        writer.member("n", -5)
+        writer.member("absent", nil as Int?)
+        writer.key("a")
+        writer.beginArray()
+        writer.integer(1)
+        writer.null()
+        writer.rawValue(ByteBuffer(string: #"{"x":[]}"#))
+        writer.endArray()
+        writer.endObject()
+        #expect(Fixtures.text(writer.bytes) == #"{"s":"q\"\\\n\t\u0001é","n":-5,"a":[1,null,{"x":[]}]}"#)
+    }
+}

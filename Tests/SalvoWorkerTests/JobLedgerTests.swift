@@ -1,0 +1,125 @@
+import Testing
+@testable import SalvoWorker
+
+@Suite struct JobLedgerTests {
+    static func position(_ offset: Int64, partition: Int32 = 0) -> SourcePosition {
+        SourcePosition(topic: "salvo.jobs", partition: partition, offset: offset)
+    }
+
+    @Test func completesWhenEveryNotificationIsDelivered() {
+        var ledger = JobLedger()
+        let job = Self.position(1)
+        #expect(ledger.open(job, notifications: 3) == .none)
+        #expect(ledger.notificationFinished(job) == .none)
+        #expect(ledger.notificationFinished(job) == .none)
+        #expect(ledger.notificationFinished(job) == .completed(job))
+        #expect(ledger.openJobs == 0)
+    }
+
+    @Test func waitsForRecordAcknowledgements() {
+        var ledger = JobLedger()
+        let job = Self.position(2)
+        _ = ledger.open(job, notifications: 2)
+        #expect(ledger.notificationFinished(job) == .none)
+        // Rejected: feedback event and dead letter enqueued.
+        #expect(ledger.notificationFinished(job, records: 2) == .none)
+        #expect(ledger.outstanding(for: job)?.unacknowledgedRecords == 2)
+        #expect(ledger.recordAcknowledged(job) == .none)
+        #expect(ledger.recordAcknowledged(job) == .completed(job))
+    }
+
+    @Test func acknowledgementMayArriveBeforeTheNotificationIsReported() {
+        var ledger = JobLedger()
+        let job = Self.position(3)
+        _ = ledger.open(job, notifications: 1)
+        #expect(ledger.recordAcknowledged(job) == .none)
+        #expect(ledger.notificationFinished(job, records: 1) == .completed(job))
+    }
+
+    @Test func jobLevelRecordsAtOpen() {
+        var ledger = JobLedger()
+        // A job rejected as a whole: only its dead letter is outstanding.
+        #expect(ledger.open(Self.position(4), notifications: 0, records: 1) == .none)
+        #expect(ledger.recordAcknowledged(Self.position(4)) == .completed(Self.position(4)))
+        // Nothing outstanding at all.
+        #expect(ledger.open(Self.position(5), notifications: 0) == .completed(Self.position(5)))
+        #expect(ledger.openJobs == 0)
+    }
+
+    @Test func laterHandOffsAddRecords() {
+        var ledger = JobLedger()
+        let job = Self.position(6)
+        _ = ledger.open(job, notifications: 2)
+        #expect(ledger.recordsEnqueued(job, count: 1) == .none)
+        #expect(ledger.notificationFinished(job) == .none)
+        #expect(ledger.notificationFinished(job) == .none)
+        #expect(ledger.recordAcknowledged(job) == .completed(job))
+    }
+
+    @Test func revokedJobsAreForgottenAndLateEventsIgnored() {
+        var ledger = JobLedger()
+        _ = ledger.open(Self.position(7, partition: 0), notifications: 1)
+        _ = ledger.open(Self.position(8, partition: 1), notifications: 1)
+        ledger.forget { $0.partition == 0 }
+        #expect(ledger.openJobs == 1)
+        #expect(ledger.notificationFinished(Self.position(7, partition: 0)) == .none)
+        #expect(ledger.notificationFinished(Self.position(8, partition: 1)) == .completed(Self.position(8, partition: 1)))
+    }
+
+    /// Random interleavings of many jobs' events (seeded, so failures replay): each job completes
+    /// exactly once, and only after its last event.
+    @Test(arguments: 0..<20)
+    func interleavingsCompleteEachJobOnceAtItsLastEvent(seed: UInt64) {
+        enum Event: Equatable {
+            case finished(SourcePosition, records: Int)
+            case acknowledged(SourcePosition)
+        }
+        var random = Jitter(seed: seed)
+        var ledger = JobLedger()
+        var pending: [[Event]] = []
+        var jobs: [SourcePosition] = []
+        var completed: [SourcePosition] = []
+        for offset in 0..<12 {
+            let job = Self.position(Int64(offset))
+            jobs.append(job)
+            let notifications = Int(random.next() % 5)
+            let jobRecords = Int(random.next() % 2)
+            var events: [Event] = []
+            var acknowledgements = jobRecords
+            for _ in 0..<notifications {
+                let records = Int(random.next() % 3)
+                acknowledgements += records
+                events.append(.finished(job, records: records))
+            }
+            events += Array(repeating: .acknowledged(job), count: acknowledgements)
+            // Shuffle each job's events: acknowledgements may overtake their notifications.
+            for index in events.indices.reversed() where index > 0 {
+                events.swapAt(index, Int(random.next() % UInt64(index + 1)))
+            }
+            let action = ledger.open(job, notifications: notifications, records: jobRecords)
+            if events.isEmpty {
+                #expect(action == .completed(job))
+                completed.append(job)
+            } else {
+                #expect(action == .none)
+            }
+            pending.append(events)
+        }
+        while let jobIndex = pending.indices.filter({ !pending[$0].isEmpty }).randomElement(using: &random) {
+            let event = pending[jobIndex].removeFirst()
+            let action: JobLedger.Action
+            switch event {
+            case .finished(let job, let records): action = ledger.notificationFinished(job, records: records)
+            case .acknowledged(let job): action = ledger.recordAcknowledged(job)
+            }
+            if case .completed(let job) = action {
+                #expect(job == jobs[jobIndex])
+                #expect(pending[jobIndex].isEmpty, "completed before its last event")
+                completed.append(job)
+            }
+        }
+        #expect(completed.count == jobs.count)
+        #expect(Set(completed) == Set(jobs))
+        #expect(ledger.openJobs == 0)
+    }
+}
