@@ -81,7 +81,7 @@ let package = Package(
                 "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule,
                 .product(name: "NIOTLS", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .target(
             name: "SalvoWorker",

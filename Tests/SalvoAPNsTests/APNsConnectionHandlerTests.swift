@@ -48,7 +48,7 @@ struct APNsConnectionHandlerTests {
             logger: Logger(label: "test"), onSetup: { result in ready.result = result.map { _ in () } })
         let pool = RecordingPool()
         handler.delegate = pool
-        session.responseDelegate = handler
+        session.responseDelegate = handler.responseRelay
         let channel = EmbeddedChannel(handlers: [session, handler])
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 2197)).wait()
         return (channel, handler, pool, ready)

@@ -91,7 +91,7 @@ struct APNsConnectionFactory: APNsPoolConnectionFactory {
             onSetup: completion
         )
         handler.delegate = delegate
-        session.responseDelegate = handler
+        session.responseDelegate = handler.responseRelay
         // The bootstrap's group is this event loop, so the initializer runs here too.
         let handlers = NIOLoopBound((session, handler), eventLoop: self.eventLoop)
         let sslContext = self.sslContext

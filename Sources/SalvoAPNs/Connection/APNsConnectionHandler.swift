@@ -11,7 +11,7 @@ import SalvoHTTP2
 /// Every request's outcome reaches its completion exactly once: nghttp2's handler completes every
 /// promise on every path (response, reset, GOAWAY, close, deadline), and requests refused here
 /// are failed at once.
-final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection, HTTP2ResponseDelegate {
+final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
     /// Client mode delivers no inbound messages; events arrive as user events.
     typealias InboundIn = HTTP2ReceivedRequest
 
@@ -41,6 +41,8 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection, HT
     /// reference would give the pool a side table, and every retain of it would take the slow path.
     var delegate: (any APNsPoolConnectionDelegate)?
 
+    /// Set as the session's `responseDelegate` (see ``APNsResponseRelay`` for why not `self`).
+    private(set) var responseRelay: APNsResponseRelay!
     private var stateMachine = APNsConnection.StateMachine()
     private var inFlight = APNsSlotTable<InFlight>()
     private var context: ChannelHandlerContext?
@@ -84,6 +86,7 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection, HT
         logger[metadataKey: "apns-connection"] = "\(id.rawValue)"
         self.logger = logger
         self.onSetup = onSetup
+        self.responseRelay = APNsResponseRelay(handler: self)
     }
 
     /// The channel, once the handler is in a pipeline.

@@ -112,7 +112,12 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
         }
         let tag = UInt64(self.inFlightRequests.insert(pending))
         self.metrics.inFlight.record(self.inFlight)
-        connection.submit(pending.request, deadline: self.eventLoop.now + self.requestTimeout, tag: tag)
+        let deadline = self.eventLoop.now + self.requestTimeout
+        // Borrowed in place from the caller's array: `pending.request` would copy it (a retain
+        // per array and buffer it holds).
+        pending.submission.requests.withUnsafeBufferPointer { requests in
+            connection.submit(requests[pending.index], deadline: deadline, tag: tag)
+        }
     }
 
     private func connection(_ id: APNsConnectionID) -> (any APNsPoolConnection)? {
