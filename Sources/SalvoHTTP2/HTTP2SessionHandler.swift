@@ -265,7 +265,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             role: self.mode == .client ? .client : .server,
             assumedPeerMaxConcurrentStreams: self.configuration.assumedPeerMaxConcurrentStreams,
             settings: settings,
-            connectionWindowSize: self.configuration.connectionWindowSize
+            connectionWindowSize: self.configuration.connectionWindowSize,
+            keptHeaderNames: self.mode == .client ? self.configuration.keptResponseHeaders : nil
         )
     }
 }
