@@ -12,8 +12,6 @@ import SalvoHTTP2
 struct APNsRequestEncoder {
     /// Length bytes `HTTP2Headers` stores per field.
     private static let entryOverhead = 6
-    /// Bytes a request adds to the shared block: `:path` and `apns-id` entries and a 36-byte id.
-    private static let perRequestSize = 2 * entryOverhead + ":path".utf8.count + APNsHeaderField.Name.apnsID.count + APNsID.textLength
 
     private let authority: String
     private let scheme: String
@@ -21,9 +19,11 @@ struct APNsRequestEncoder {
     private var sharedFields: [APNsHeaderField]?
     private var sharedToken: [UInt8]?
     private var sharedBlock = HTTP2Headers()
-    private var sharedSize = 0
     /// Holds the request's `apns-id` text while it is copied into the header block.
     private var idScratch = ByteBuffer()
+    /// The header block of the request being encoded, reused from request to request: once the
+    /// previous request was submitted (nghttp2 copies the fields), it is this encoder's alone again.
+    private var headers = HTTP2Headers()
 
     init(authority: String, scheme: String) {
         self.authority = authority
@@ -37,18 +37,18 @@ struct APNsRequestEncoder {
             self.rebuild(fields: request.headers.fields, token: token)
         }
         let path = request.path
-        var headers = HTTP2Headers(minimumCapacity: self.sharedSize + Self.perRequestSize + path.count)
-        headers.add(name: ":path", value: path)
-        headers.add(contentsOf: self.sharedBlock)
+        self.headers.removeAll(keepingCapacity: true)
+        self.headers.add(name: ":path", value: path)
+        self.headers.add(contentsOf: self.sharedBlock)
         if let apnsID = request.apnsID {
             self.idScratch.clear()
             self.idScratch.writeWithUnsafeMutableBytes(minimumWritableBytes: APNsID.textLength) { buffer in
                 apnsID.write(into: buffer)
                 return APNsID.textLength
             }
-            headers.add(name: "apns-id", value: self.idScratch)
+            self.headers.add(name: "apns-id", value: self.idScratch)
         }
-        return HTTP2Request(headers: headers, body: request.payload)
+        return HTTP2Request(headers: self.headers, body: request.payload)
     }
 
     private mutating func rebuild(fields: [APNsHeaderField], token: [UInt8]?) {
@@ -69,6 +69,5 @@ struct APNsRequestEncoder {
         self.sharedFields = fields
         self.sharedToken = token
         self.sharedBlock = block
-        self.sharedSize = size
     }
 }

@@ -18,6 +18,9 @@ struct APNsPendingRequest {
     var request: APNsRequest { self.submission.requests[self.index] }
 
     func deliver(_ outcome: APNsOutcome) {
-        self.submission.sink.deliver(outcome, index: self.index)
+        switch self.submission.sink {
+        case .handler(let handler): handler(self.index, outcome)
+        case .single(let continuation): continuation.resume(returning: outcome)
+        }
     }
 }

@@ -111,7 +111,6 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
             preconditionFailure("leased \(id), which the pool does not hold")
         }
         let tag = UInt64(self.inFlightRequests.insert(pending))
-        self.metrics.inFlight.record(self.inFlight)
         let deadline = self.eventLoop.now + self.requestTimeout
         // Borrowed in place from the caller's array: `pending.request` would copy it (a retain
         // per array and buffer it holds).

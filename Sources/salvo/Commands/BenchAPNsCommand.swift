@@ -6,6 +6,7 @@ import NIOPosix
 import NIOSSL
 import SalvoAPNs
 import SalvoHTTP2
+import SalvoMockAPNs
 import Synchronization
 
 /// `salvo bench apns`: client CPU per request of the APNs pool against `h2load`, the C ceiling,
@@ -60,7 +61,7 @@ struct BenchAPNsCommand: AsyncParsableCommand {
         defer { server.kill() }
         try await Self.waitUntilListening(port: port)
 
-        let credential = try APNsTokenCredential.load(p8Path: files.signingKey, teamID: "BENCHTEAM1")
+        let credential = try files.material.tokenCredential()
         let provider = try APNsTokenProvider(credential: credential)
         let pool = try self.makePool(credential: credential, provider: provider, port: port, caPath: files.caCertificate)
         // Like the worker's requests, each carries an apns-id (the worker's are deterministic per
@@ -239,44 +240,28 @@ private final class BenchTally: Sendable {
     }
 }
 
-/// The benchmark's throw-away TLS material and request files, made with the openssl CLI.
+/// The benchmark's throw-away TLS material (the mock APNs's generator: a CA, a server certificate
+/// for 127.0.0.1, a provider-token key) and request files, in a temporary directory.
 private struct BenchFiles {
+    let material: MockTLSMaterial
     let caCertificate: String
     let serverCertificate: String
     let serverKey: String
-    let signingKey: String
     let documentRoot: String
     let payloadPath: String
     let payload: [UInt8]
 
     init(directory: URL) throws {
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        self.material = try MockTLSMaterial.generate(topic: BenchAPNsCommand.topic, hosts: ["127.0.0.1"])
         self.caCertificate = path("ca.pem")
         self.serverCertificate = path("server.pem")
         self.serverKey = path("server-key.pem")
-        self.signingKey = path("AuthKey_BENCHKEY01.p8")
         self.documentRoot = path("www")
         self.payloadPath = path("payload.json")
-        let ecKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        _ = try BenchProcess.run(
-            "/usr/bin/openssl",
-            ["req", "-x509"] + ecKey + [
-                "-keyout", path("ca-key.pem"), "-out", self.caCertificate, "-days", "1", "-subj", "/CN=Salvo Bench CA",
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
-            ])
-        _ = try BenchProcess.run(
-            "/usr/bin/openssl",
-            ["req"] + ecKey + ["-keyout", self.serverKey, "-out", path("server.csr"), "-subj", "/CN=localhost"])
-        try "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
-            .write(toFile: path("server.ext"), atomically: true, encoding: .utf8)
-        _ = try BenchProcess.run(
-            "/usr/bin/openssl",
-            [
-                "x509", "-req", "-in", path("server.csr"), "-CA", self.caCertificate, "-CAkey", path("ca-key.pem"),
-                "-CAcreateserial", "-days", "1", "-out", self.serverCertificate, "-extfile", path("server.ext"),
-            ])
-        _ = try BenchProcess.run(
-            "/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", self.signingKey])
+        try self.material.caCertificatePEM.write(toFile: self.caCertificate, atomically: true, encoding: .utf8)
+        try self.material.serverCertificatePEM.write(toFile: self.serverCertificate, atomically: true, encoding: .utf8)
+        try self.material.serverPrivateKeyPEM.write(toFile: self.serverKey, atomically: true, encoding: .utf8)
         let devices = directory.appendingPathComponent("www/3/device")
         try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: devices.appendingPathComponent(BenchAPNsCommand.token).path, contents: Data())
