@@ -88,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "SalvoWorker",
-            dependencies: ["SalvoAPNs", nioCore, logging, metrics, dequeModule],
+            dependencies: ["SalvoAPNs", "SalvoKafka", nioCore, logging, metrics, dequeModule],
             swiftSettings: swiftSettings
         ),
         .target(
