@@ -37,7 +37,7 @@ public struct WorkerConfigurationLoader: Sendable {
 
     /// Loads YAML text; `source` names it in errors, `baseDirectory` anchors relative file paths.
     public func load(yaml: String, source: String, baseDirectory: String = ".") throws(SalvoWorkerError) -> LoadedWorkerConfiguration {
-        do {
+        do throws(ConfigurationProblem) {
             var file: WorkerConfigurationFile
             do {
                 file = try YAMLDecoder().decode(WorkerConfigurationFile.self, from: yaml)
@@ -129,7 +129,7 @@ public struct WorkerConfigurationLoader: Sendable {
 
     /// Runs a part's own validation, reporting its failure under the part's key path.
     private func check(_ path: String, _ body: () throws(SalvoWorkerError) -> Void) throws(ConfigurationProblem) {
-        do {
+        do throws(SalvoWorkerError) {
             try body()
         } catch {
             throw ConfigurationProblem(path, error.message)

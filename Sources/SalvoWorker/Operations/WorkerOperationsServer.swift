@@ -79,7 +79,7 @@ public final class WorkerOperationsServer: Service, Sendable {
         try? await withTaskCancellationOrGracefulShutdownHandler {
             try await channel.closeFuture.get()
         } onCancelOrGracefulShutdown: {
-            self.closeListener()
+            _ = self.closeListener()
         }
     }
 

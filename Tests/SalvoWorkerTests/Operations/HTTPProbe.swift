@@ -9,7 +9,7 @@ struct HTTPProbe {
         var headers: String
     }
 
-    static func request(_ method: String = "GET", _ url: String) throws -> Answer {
+    static func request(_ url: String, method: String = "GET") throws -> Answer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-probe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -7,6 +7,11 @@ import Synchronization
 import Testing
 @testable import SalvoWorker
 
+/// A readiness answer the test flips while the server runs.
+private final class ReadyFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}
+
 @Suite("Worker operations listener")
 struct WorkerOperationsServerTests {
     @Test("routes: metrics, live, ready 200/503, 404, 405 over real HTTP")
@@ -14,10 +19,10 @@ struct WorkerOperationsServerTests {
         let bootstrap = WorkerMetricsBootstrap()
         Counter(label: "salvo_notifications_total", dimensions: [("app", "news"), ("outcome", "delivered"), ("reason", "")],
             factory: bootstrap.factory).increment(by: 3)
-        let ready = Atomic<Bool>(false)
+        let ready = ReadyFlag()
         let server = WorkerOperationsServer(
             listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), registry: bootstrap.registry,
-            isReady: { ready.load(ordering: .relaxed) })
+            isReady: { ready.value.load(ordering: .relaxed) })
         let port = try await server.start()
         #expect(port > 0)
         #expect(server.port == port)
@@ -30,16 +35,16 @@ struct WorkerOperationsServerTests {
 
             #expect(try HTTPProbe.request("\(base)/health/live").status == 200)
             #expect(try HTTPProbe.request("\(base)/health/ready").status == 503)
-            ready.store(true, ordering: .relaxed)
+            ready.value.store(true, ordering: .relaxed)
             let readyAnswer = try HTTPProbe.request("\(base)/health/ready?verbose=1")
             #expect(readyAnswer.status == 200)
-            #expect(readyAnswer.body == "ready")
+            #expect(readyAnswer.body == "ready\n")
 
             #expect(try HTTPProbe.request("\(base)/nothing").status == 404)
-            let post = try HTTPProbe.request("POST", "\(base)/metrics")
+            let post = try HTTPProbe.request("\(base)/metrics", method: "POST")
             #expect(post.status == 405)
             #expect(post.headers.lowercased().contains("allow: get"))
-            #expect(try HTTPProbe.request("DELETE", "\(base)/health/live").status == 405)
+            #expect(try HTTPProbe.request("\(base)/health/live", method: "DELETE").status == 405)
         } catch {
             await server.shutdown()
             throw error

@@ -65,7 +65,7 @@ struct WorkerAppBuilder {
             if let value = settings.keepaliveInterval { pool.connection.keepaliveInterval = value.value }
             if let value = settings.keepaliveTimeout { pool.connection.keepaliveTimeout = value.value }
         }
-        do {
+        do throws(APNsError) {
             try pool.validate()
         } catch {
             throw ConfigurationProblem("\(path).pool", error.message)
@@ -73,7 +73,7 @@ struct WorkerAppBuilder {
         let app = WorkerApp(
             bundleID: bundleID, credential: credential, endpoints: endpoints, defaultEnvironment: defaultEnvironment,
             pool: pool, rateLimit: section.rateLimit?.rateLimit)
-        do {
+        do throws(SalvoWorkerError) {
             try app.validate(name: name)
         } catch {
             throw ConfigurationProblem(path, error.message)
@@ -126,7 +126,7 @@ struct WorkerAppBuilder {
     ) throws(ConfigurationProblem) -> (APNsCredential, String?) {
         switch section {
         case .token(let token):
-            do {
+            do throws(APNsError) {
                 let credential = try APNsTokenCredential.load(p8Path: resolve(token.keyFile), keyID: token.keyID, teamID: token.teamID)
                 return (.token(credential), nil)
             } catch {
@@ -136,7 +136,7 @@ struct WorkerAppBuilder {
             }
         case .certificate(let certificate):
             let password = try loadPassword(certificate, path: "\(path).certificate")
-            do {
+            do throws(APNsError) {
                 let credential: APNsCertificateCredential
                 if let bundle = certificate.pkcs12File {
                     credential = try .pkcs12(path: resolve(bundle), password: password)

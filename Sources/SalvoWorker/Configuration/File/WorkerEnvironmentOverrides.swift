@@ -26,7 +26,7 @@ struct WorkerEnvironmentOverrides: Sendable {
             try body(value)
             applied.append(name)
         }
-        try take("SALVO_KAFKA_BROKERS") { value in
+        try take("SALVO_KAFKA_BROKERS") { (value: String) throws(ConfigurationProblem) in
             file.kafka.brokers = value.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
             guard !file.kafka.brokers.isEmpty else {
                 throw ConfigurationProblem("environment SALVO_KAFKA_BROKERS", "must list at least one host:port")
@@ -45,7 +45,7 @@ struct WorkerEnvironmentOverrides: Sendable {
         try take("SALVO_OPERATIONS_LISTEN") { value in
             file.operations = WorkerConfigurationFile.Operations(listen: value == "off" ? .disabled : .value(value))
         }
-        try take("SALVO_DRAIN_DEADLINE") { value in
+        try take("SALVO_DRAIN_DEADLINE") { (value: String) throws(ConfigurationProblem) in
             guard let duration = ConfigurationDuration.parse(value) else {
                 throw ConfigurationProblem("environment SALVO_DRAIN_DEADLINE", ConfigurationDuration.rule(value))
             }
