@@ -85,7 +85,7 @@ struct WorkerConfigurationErrorTests {
         Mistake(name: "bad log level", yaml: file(app: app, "log_level: verbose"),
             expected: ["log_level", "\"verbose\" is not a log level", "debug"]),
         Mistake(name: "no apps", yaml: file(app: "apps: {}"), expected: ["apps", "at least one app"]),
-        Mistake(name: "YAML syntax", yaml: "kafka: [unclosed", expected: ["test.yaml", "not valid YAML"]),
+        Mistake(name: "YAML syntax", yaml: "kafka: [unclosed", expected: ["test.yaml: not valid YAML", "1:"]),
     ]
 
     @Test("each mistake names the file, key path and rule", arguments: mistakes)

@@ -20,7 +20,13 @@ struct ConfigurationProblem: Error, Sendable {
         case .typeMismatch(let type, let context):
             self.init(Self.path(context.codingPath), "expected \(Self.name(of: type))")
         case .dataCorrupted(let context):
-            self.init(Self.path(context.codingPath), context.debugDescription)
+            if let underlying = context.underlyingError {
+                // Yams' syntax errors: the first line carries the line, column and problem.
+                let text = String(describing: underlying).split(separator: "\n").first.map(String.init) ?? ""
+                self.init(Self.path(context.codingPath), "not valid YAML: \(text)")
+            } else {
+                self.init(Self.path(context.codingPath), context.debugDescription)
+            }
         @unknown default:
             self.init("", "\(error)")
         }
