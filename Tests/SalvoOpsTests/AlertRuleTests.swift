@@ -37,6 +37,11 @@ struct AlertRuleTests {
         #expect(documented.subtracting(used).isEmpty, "not on the dashboard: \(documented.subtracting(used).sorted())")
     }
 
+    @Test("the artifacts together use every documented metric and nothing else")
+    func artifactsUseTheContract() throws {
+        #expect(try MetricNames.usedByArtifacts() == MetricNames.documentedInRepository())
+    }
+
     @Test("name extraction: families, histogram series, labels and functions ignored")
     func extraction() {
         let expression = #"histogram_quantile(0.99, sum by (le) (rate(salvo_end_to_end_latency_seconds_bucket{lane="salvo_x"}[5m]))) / salvo_jobs_total and on(pod) salvo_worker_ready:ratio"#

@@ -191,8 +191,11 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             burst = try container.decodeIfPresent(Int.self, forKey: .burst)
         }
 
+        /// An out-of-range `per_second` (negative, `.nan`) is kept as given so that
+        /// ``RateLimit``'s own validation names it; the derived burst is then 1.
         var rateLimit: RateLimit {
-            RateLimit(perSecond: perSecond, burst: burst ?? max(1, Int(min(perSecond, 1e6).rounded(.up))))
+            let oneSecond = perSecond.isFinite && perSecond > 0 ? Int(min(perSecond, 1e6).rounded(.up)) : 1
+            return RateLimit(perSecond: perSecond, burst: burst ?? oneSecond)
         }
     }
 
