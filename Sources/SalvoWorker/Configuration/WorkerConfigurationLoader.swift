@@ -145,13 +145,3 @@ public struct WorkerConfigurationLoader: Sendable {
         return level
     }
 }
-
-extension ConfigurationSetting {
-    func map<T>(_ transform: (Value) -> T) -> ConfigurationSetting<T> {
-        switch self {
-        case .absent: return .absent
-        case .disabled: return .disabled
-        case .value(let value): return .value(transform(value))
-        }
-    }
-}

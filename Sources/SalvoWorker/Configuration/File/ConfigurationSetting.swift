@@ -12,6 +12,14 @@ enum ConfigurationSetting<Value> {
         case .value(let value): return value
         }
     }
+
+    func map<T>(_ transform: (Value) -> T) -> ConfigurationSetting<T> {
+        switch self {
+        case .absent: return .absent
+        case .disabled: return .disabled
+        case .value(let value): return .value(transform(value))
+        }
+    }
 }
 
 extension ConfigurationSetting: Sendable where Value: Sendable {}

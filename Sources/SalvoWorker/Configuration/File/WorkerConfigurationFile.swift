@@ -223,6 +223,10 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             case listen
         }
 
+        init(listen: ConfigurationSetting<String>) {
+            self.listen = listen
+        }
+
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             listen = try container.decodeSetting(String.self, forKey: .listen)

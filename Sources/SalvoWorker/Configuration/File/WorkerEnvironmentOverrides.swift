@@ -56,12 +56,6 @@ struct WorkerEnvironmentOverrides: Sendable {
     }
 }
 
-extension WorkerConfigurationFile.Operations {
-    init(listen: ConfigurationSetting<String>) {
-        self.listen = listen
-    }
-}
-
 extension String {
     fileprivate func replacingUnderscores() -> String {
         String(map { $0 == "_" ? "." : $0 })
