@@ -44,8 +44,7 @@ public struct WorkerConfigurationLoader: Sendable {
             } catch let error as DecodingError {
                 throw ConfigurationProblem(error)
             } catch {
-                // Yams' own syntax errors carry the line and column.
-                throw ConfigurationProblem("", "not valid YAML: \(error)")
+                throw ConfigurationProblem(syntaxError: error, path: [])
             }
             let overrides = try WorkerEnvironmentOverrides(environment: environment).apply(to: &file)
             let builder = WorkerAppBuilder(baseDirectory: baseDirectory, environment: environment)

@@ -21,15 +21,20 @@ struct ConfigurationProblem: Error, Sendable {
             self.init(Self.path(context.codingPath), "expected \(Self.name(of: type))")
         case .dataCorrupted(let context):
             if let underlying = context.underlyingError {
-                // Yams' syntax errors: the first line carries the line, column and problem.
-                let text = String(describing: underlying).split(separator: "\n").first.map(String.init) ?? ""
-                self.init(Self.path(context.codingPath), "not valid YAML: \(text)")
+                self.init(syntaxError: underlying, path: context.codingPath)
             } else {
                 self.init(Self.path(context.codingPath), context.debugDescription)
             }
         @unknown default:
             self.init("", "\(error)")
         }
+    }
+
+    /// A YAML syntax error (Yams' `YamlError`): its first line carries the line, column and
+    /// problem; the rest quotes the offending line, which is left out to keep messages one line.
+    init(syntaxError: any Error, path: [any CodingKey]) {
+        let text = String(describing: syntaxError).split(separator: "\n").first.map(String.init) ?? ""
+        self.init(Self.path(path), "not valid YAML: \(text)")
     }
 
     /// `a.b[2].c`.
