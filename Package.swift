@@ -88,7 +88,10 @@ let package = Package(
         ),
         .target(
             name: "SalvoWorker",
-            dependencies: ["SalvoAPNs", "SalvoKafka", nioCore, logging, metrics, dequeModule],
+            dependencies: [
+                "SalvoAPNs", "SalvoKafka", nioCore, nioPosix, nioSSL, nioHTTP1, logging, metrics, dequeModule, yams,
+                prometheus, serviceLifecycle,
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -148,7 +151,16 @@ let package = Package(
         ),
         .testTarget(
             name: "SalvoWorkerTests",
-            dependencies: ["SalvoWorker", "SalvoAPNs", nioCore],
+            dependencies: [
+                "SalvoWorker", "SalvoAPNs", nioCore, nioSSL, crypto, x509, prometheus, serviceLifecycle, logging, metrics, yams,
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Parses the deployment artifacts (docker/, ops/), runs promtool on the alert rules and
+        // checks every metric they name against docs/metrics.md.
+        .testTarget(
+            name: "SalvoOpsTests",
+            dependencies: [yams],
             swiftSettings: swiftSettings
         ),
         .testTarget(
