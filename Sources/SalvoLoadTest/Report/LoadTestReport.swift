@@ -1,0 +1,88 @@
+import SalvoMockAPNs
+
+/// Everything a run measured, in the form written to `report.json` and rendered as text and HTML.
+public struct LoadTestReport: Sendable, Hashable, Codable {
+    public struct TimelinePoint: Sendable, Hashable, Codable {
+        /// Start of the bucket, seconds after the run's start.
+        public var second: Int
+        public var producedPerSecond: Double
+        public var deliveredPerSecond: Double
+        /// Latency of the notifications delivered in the bucket, ms; nil when none were.
+        public var p50: UInt64?
+        public var p99: UInt64?
+    }
+
+    public struct DistributionPoint: Sendable, Hashable, Codable {
+        public var percentile: Double
+        public var milliseconds: UInt64
+    }
+
+    /// One consumer-lag sample of the worker's group (from its `/metrics`).
+    public struct LagPoint: Sendable, Hashable, Codable {
+        public var second: Int
+        public var lag: Double
+    }
+
+    /// The percentiles of the distribution plot and table.
+    public static let distributionPercentiles: [Double] = [0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100]
+
+    public var scenario: String
+    public var mockScenario: String?
+    public var runID: String
+    /// Wall-clock start, milliseconds since 1970.
+    public var startMilliseconds: Int64
+    /// Planned length of the phases, seconds.
+    public var plannedSeconds: Double
+    /// From the first job to the end of the drain, seconds.
+    public var elapsedSeconds: Double
+    /// Whether the run ended because everything expected was observed (not at the drain timeout).
+    public var completed: Bool
+    public var snapshot: LoadTestSnapshot
+    public var timeline: [TimelinePoint]
+    public var bucketSeconds: Int
+    public var distribution: [DistributionPoint]
+    public var consumerLag: [LagPoint]
+    /// The mock's `/stats` at the end, when its admin URL was given.
+    public var mockStats: MockAPNsStats?
+    /// Some tokens whose feedback never came (at most 20).
+    public var missingFeedbackSample: [String]
+    /// Why the run does not meet its expectations; empty when it does.
+    public var problems: [String]
+
+    public var passed: Bool { problems.isEmpty }
+
+    /// Compares observations with expectations (and the mock's own count, when known).
+    static func problems(
+        of snapshot: LoadTestSnapshot, mockStats: MockAPNsStats?, checksFeedback: Bool, checksDeadLetters: Bool
+    ) -> [String] {
+        var problems: [String] = []
+        let expected = snapshot.expectations
+        let observed = snapshot.observations
+        if observed.produceFailures > 0 { problems.append("\(observed.produceFailures) job(s) were not accepted by Kafka") }
+        for lane in LoadTestLane.allCases {
+            let want = expected.delivered[lane.rawValue] ?? 0
+            let got = observed.delivered[lane.rawValue] ?? 0
+            if got < want { problems.append("\(lane.rawValue): \(want - got) of \(want) notifications not delivered") }
+        }
+        if checksFeedback {
+            for (reason, want) in expected.feedback.sorted(by: { $0.key < $1.key }) {
+                let got = observed.feedback[reason] ?? 0
+                if got < want { problems.append("feedback \(reason): \(got) of \(want) events seen") }
+            }
+            if observed.unexpectedFeedback > 0 { problems.append("\(observed.unexpectedFeedback) unexpected feedback event(s)") }
+        }
+        if checksDeadLetters {
+            for (reason, want) in expected.deadLetters.sorted(by: { $0.key < $1.key }) {
+                let got = observed.deadLetters[reason] ?? 0
+                if got != want { problems.append("dead letters \(reason): \(got) seen, \(want) expected") }
+            }
+            for (reason, got) in observed.deadLetters.sorted(by: { $0.key < $1.key }) where expected.deadLetters[reason] == nil {
+                problems.append("dead letters \(reason): \(got) seen, none expected")
+            }
+        }
+        if let mockStats, mockStats.accepted < observed.deliveredTotal {
+            problems.append("the mock counted \(mockStats.accepted) accepted, fewer than the \(observed.deliveredTotal) recorded")
+        }
+        return problems
+    }
+}
