@@ -1,4 +1,5 @@
 import Foundation
+import SalvoAPNs
 import SalvoKafka
 import SalvoLoadTest
 import SalvoMockAPNs

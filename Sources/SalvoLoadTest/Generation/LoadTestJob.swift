@@ -20,6 +20,20 @@ public struct LoadTestJob: Sendable {
     /// A second production of an earlier job (same id, same bytes).
     public var isDuplicate: Bool
 
+    public init(
+        id: String, lane: LoadTestLane, scheduledAtMilliseconds: Int64, offsetNanoseconds: Int64, value: [UInt8],
+        tokens: [LoadTestTokenSource.Choice], deadLetterReason: String?, isDuplicate: Bool
+    ) {
+        self.id = id
+        self.lane = lane
+        self.scheduledAtMilliseconds = scheduledAtMilliseconds
+        self.offsetNanoseconds = offsetNanoseconds
+        self.value = value
+        self.tokens = tokens
+        self.deadLetterReason = deadLetterReason
+        self.isDuplicate = isDuplicate
+    }
+
     /// Kafka header carrying ``scheduledAtMilliseconds`` as decimal text.
     public static let scheduledHeader = "salvo-loadtest-scheduled-ms"
     /// Kafka header carrying the run id, so a consumer can tell runs apart.

@@ -11,6 +11,11 @@ public struct LoadTestTokenSource: Sendable {
     public struct Choice: Sendable, Hashable {
         public var token: DeviceToken
         public var fate: MockTokenFate.Outcome
+
+        public init(token: DeviceToken, fate: MockTokenFate.Outcome) {
+            self.token = token
+            self.fate = fate
+        }
     }
 
     private var random: LoadTestRandom

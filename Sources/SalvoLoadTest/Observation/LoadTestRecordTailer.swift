@@ -60,14 +60,14 @@ public struct LoadTestRecordTailer: Sendable {
         else { return nil }
         var value: Int64 = 0
         var index = timeStart
-        while index < line.endIndex, let digit = ASCIIDigit(line[index]) {
+        while index < line.endIndex, let digit = digitValue(line[index]) {
             value = value * 10 + digit
             index += 1
         }
         return index > timeStart ? (id, value) : nil
     }
 
-    private static func ASCIIDigit(_ byte: UInt8) -> Int64? {
+    private static func digitValue(_ byte: UInt8) -> Int64? {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int64(byte - UInt8(ascii: "0")) : nil
     }
 }

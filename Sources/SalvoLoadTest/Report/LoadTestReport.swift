@@ -10,17 +10,35 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
         /// Latency of the notifications delivered in the bucket, ms; nil when none were.
         public var p50: UInt64?
         public var p99: UInt64?
+
+        public init(second: Int, producedPerSecond: Double, deliveredPerSecond: Double, p50: UInt64?, p99: UInt64?) {
+            self.second = second
+            self.producedPerSecond = producedPerSecond
+            self.deliveredPerSecond = deliveredPerSecond
+            self.p50 = p50
+            self.p99 = p99
+        }
     }
 
     public struct DistributionPoint: Sendable, Hashable, Codable {
         public var percentile: Double
         public var milliseconds: UInt64
+
+        public init(percentile: Double, milliseconds: UInt64) {
+            self.percentile = percentile
+            self.milliseconds = milliseconds
+        }
     }
 
     /// One consumer-lag sample of the worker's group (from its `/metrics`).
     public struct LagPoint: Sendable, Hashable, Codable {
         public var second: Int
         public var lag: Double
+
+        public init(second: Int, lag: Double) {
+            self.second = second
+            self.lag = lag
+        }
     }
 
     /// The percentiles of the distribution plot and table.
@@ -49,10 +67,34 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
     /// Why the run does not meet its expectations; empty when it does.
     public var problems: [String]
 
+    public init(
+        scenario: String, mockScenario: String?, runID: String, startMilliseconds: Int64, plannedSeconds: Double,
+        elapsedSeconds: Double, completed: Bool, snapshot: LoadTestSnapshot, timeline: [TimelinePoint], bucketSeconds: Int,
+        distribution: [DistributionPoint], consumerLag: [LagPoint], mockStats: MockAPNsStats?, missingFeedbackSample: [String],
+        problems: [String]
+    ) {
+        self.scenario = scenario
+        self.mockScenario = mockScenario
+        self.runID = runID
+        self.startMilliseconds = startMilliseconds
+        self.plannedSeconds = plannedSeconds
+        self.elapsedSeconds = elapsedSeconds
+        self.completed = completed
+        self.snapshot = snapshot
+        self.timeline = timeline
+        self.bucketSeconds = bucketSeconds
+        self.distribution = distribution
+        self.consumerLag = consumerLag
+        self.mockStats = mockStats
+        self.missingFeedbackSample = missingFeedbackSample
+        self.problems = problems
+    }
+
     public var passed: Bool { problems.isEmpty }
 
-    /// Compares observations with expectations (and the mock's own count, when known).
-    static func problems(
+    /// Compares observations with expectations (and the mock's own count, when known). Feedback
+    /// and dead letters are judged only when their topics were read.
+    public static func problems(
         of snapshot: LoadTestSnapshot, mockStats: MockAPNsStats?, checksFeedback: Bool, checksDeadLetters: Bool
     ) -> [String] {
         var problems: [String] = []

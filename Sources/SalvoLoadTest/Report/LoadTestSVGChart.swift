@@ -34,11 +34,11 @@ struct LoadTestSVGChart {
         var svg = #"<svg role="img" width="\#(Int(width))" height="\#(Int(height))" viewBox="0 0 \#(Int(width)) \#(Int(height))">"#
         svg += #"<title>\#(escape(title))</title>"#
         svg += #"<text x="\#(Int(margin.left))" y="18" font-size="14" font-family="sans-serif" font-weight="bold">\#(escape(title))</text>"#
-        svg += #"<rect x="\#(margin.left)" y="\#(margin.top)" width="\#(plotWidth)" height="\#(plotHeight)" fill="none" stroke="#999"/>"#
+        svg += #"<rect x="\#(margin.left)" y="\#(margin.top)" width="\#(plotWidth)" height="\#(plotHeight)" fill="none" stroke="gray"/>"#
         for step in 0...4 {
             let y = maxY * Double(step) / 4
             let yPixel = format(py(y))
-            svg += #"<line x1="\#(margin.left)" x2="\#(margin.left + plotWidth)" y1="\#(yPixel)" y2="\#(yPixel)" stroke="#ddd"/>"#
+            svg += #"<line x1="\#(margin.left)" x2="\#(margin.left + plotWidth)" y1="\#(yPixel)" y2="\#(yPixel)" stroke="lightgray"/>"#
             svg += #"<text x="\#(margin.left - 6)" y="\#(yPixel)" font-size="11" font-family="sans-serif" text-anchor="end">\#(label(y))</text>"#
         }
         for step in 0...4 {

@@ -8,8 +8,8 @@ public enum LoadTestTextReport {
         let observed = snapshot.observations
         var lines: [String] = []
         lines.append("salvo loadtest — scenario \(report.scenario)\(report.mockScenario.map { " (mock: \($0))" } ?? ""), run \(report.runID)")
-        lines.append(String(format: "elapsed %.1f s (phases %.1f s), %@", report.elapsedSeconds, report.plannedSeconds,
-                            report.completed ? "all expected effects observed" : "stopped at the drain timeout"))
+        lines.append(String(format: "elapsed %.1f s (phases %.1f s), ", report.elapsedSeconds, report.plannedSeconds)
+            + (report.completed ? "all expected effects observed" : "stopped at the drain timeout"))
         lines.append("")
         lines.append("jobs         \(expected.jobsProduced) produced (\(expected.duplicateJobs) duplicates, \(expected.badJobs) bad), "
             + "\(observed.produceAcknowledged) acknowledged, \(observed.produceFailures) failed")

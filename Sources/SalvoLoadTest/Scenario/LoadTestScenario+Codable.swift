@@ -16,7 +16,7 @@ extension LoadTestScenario: Decodable {
     public static let kind = "load"
 
     public init(from decoder: any Decoder) throws {
-        try LoadTestStrictKeys.check(decoder, allowed: CodingKeys.self)
+        // `kind` first: a mock scenario given by mistake is named as such, not as a list of unknown keys.
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decodeIfPresent(String.self, forKey: .kind)
         guard kind == Self.kind else {
@@ -24,6 +24,7 @@ extension LoadTestScenario: Decodable {
                 forKey: .kind, in: container,
                 debugDescription: "kind must be \"load\" (got \(kind.map { "\"\($0)\"" } ?? "none")); a file without it is a mock scenario")
         }
+        try LoadTestStrictKeys.check(decoder, allowed: CodingKeys.self)
         var scenario = LoadTestScenario()
         scenario.name = try container.decodeIfPresent(String.self, forKey: .name) ?? scenario.name
         scenario.mockScenario = try container.decodeIfPresent(String.self, forKey: .mockScenario)
