@@ -104,6 +104,8 @@ public final class LoadTestRun: Sendable {
         var firstFailure: KafkaError?
         for arrival in LoadTestSchedule(phases: scenario.phases) {
             let jobs = try factory.jobs(for: arrival)
+            // Registering hashes every token into its apns-id: done ahead of time too.
+            for job in jobs { measurement.register(job) }
             let due = start.advanced(by: .nanoseconds(arrival.offsetNanoseconds))
             if clock.now < due {
                 do {
@@ -113,7 +115,6 @@ public final class LoadTestRun: Sendable {
                 }
             }
             for job in jobs {
-                measurement.register(job)
                 let topic = job.lane == .priority ? scenario.topics.priority : scenario.topics.campaign
                 do {
                     try await producer.enqueue(job.message(topic: topic, runID: runID)) { result in
