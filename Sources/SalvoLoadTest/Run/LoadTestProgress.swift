@@ -22,7 +22,8 @@ struct LoadTestProgress: Sendable {
     static func line(_ snapshot: LoadTestSnapshot, plan: LoadTestPlan, elapsed: Int64, rate: Int) -> String {
         let expected = snapshot.expectations
         let latency = snapshot.latency
-        return "loadtest \(elapsed)s: \(rate) notif/s, sent \(expected.notifications)/\(plan.notifications), "
+        let jobs = expected.jobsProduced - expected.duplicateJobs
+        return "loadtest \(elapsed)s: \(rate) notif/s, jobs \(jobs)/\(plan.jobs), "
             + "delivered \(snapshot.observations.deliveredTotal)/\(expected.deliveredTotal), "
             + "feedback \(snapshot.observations.feedbackTotal)/\(expected.feedbackTotal), "
             + "dlq \(snapshot.observations.deadLettersTotal)/\(expected.deadLettersTotal), "

@@ -67,8 +67,10 @@ public final class LoadTestRun: Sendable {
         let progress = observe.progress ? Task { [measurement, plan] in await LoadTestProgress(measurement: measurement, plan: plan).run() } : nil
 
         let clock = ContinuousClock()
-        let started = clock.now
-        measurement.begin(atMilliseconds: LoadTestClock.nowMilliseconds())
+        // The schedule starts one lookahead from now, so the first second's jobs are built
+        // before they are due, like every later one.
+        let started = clock.now.advanced(by: LoadTestJobFeed.lookahead)
+        measurement.begin(atMilliseconds: LoadTestClock.nowMilliseconds() + LoadTestJobFeed.lookahead.components.seconds * 1000)
         var failure: LoadTestError?
         var completed = false
         do {
@@ -94,40 +96,47 @@ public final class LoadTestRun: Sendable {
         ]
     }
 
-    /// The open loop: each job is built ahead of its due time, then handed to the producer at
-    /// that time (or at once when already late, with the lateness recorded). Nothing waits for
-    /// an earlier job's acknowledgement, so a slow broker shows as schedule lag, not as a
-    /// quietly lower rate.
+    /// The open loop: jobs are built ahead (``LoadTestJobFeed``) and each is handed to the
+    /// producer at its due time, or at once when already late, with the lateness recorded.
+    /// Nothing waits for an earlier job's acknowledgement, so a slow broker shows as schedule lag
+    /// and as latency measured from the schedule, not as a quietly lower rate.
     private func generate(clock: ContinuousClock, start: ContinuousClock.Instant) async throws(LoadTestError) {
-        var factory = LoadTestJobFactory(scenario: scenario, runID: runID, startMilliseconds: measurement.startMilliseconds)
+        let feed = LoadTestJobFeed(scenario: scenario, runID: runID, measurement: measurement, clock: clock, start: start)
+        do {
+            try await send(feed, clock: clock)
+        } catch {
+            await feed.stop()
+            throw error
+        }
+        await feed.stop()
+        guard !Task.isCancelled else { throw LoadTestError(.cancelled, "cancelled before the schedule ended") }
+    }
+
+    private func send(_ feed: LoadTestJobFeed, clock: ContinuousClock) async throws(LoadTestError) {
         let measurement = self.measurement
         var firstFailure: KafkaError?
-        for arrival in LoadTestSchedule(phases: scenario.phases) {
-            let jobs = try factory.jobs(for: arrival)
-            // Registering hashes every token into its apns-id: done ahead of time too.
-            for job in jobs { measurement.register(job) }
-            let due = start.advanced(by: .nanoseconds(arrival.offsetNanoseconds))
-            if clock.now < due {
-                do {
-                    try await clock.sleep(until: due)
-                } catch {
-                    throw LoadTestError(.cancelled, "cancelled at job \(jobs[0].id)")
-                }
-            }
-            for job in jobs {
-                let topic = job.lane == .priority ? scenario.topics.priority : scenario.topics.campaign
-                do {
-                    try await producer.enqueue(job.message(topic: topic, runID: runID)) { result in
-                        measurement.acknowledged((try? result.get()) != nil)
+        do {
+            for try await item in feed.items {
+                if clock.now < item.due { try await clock.sleep(until: item.due) }
+                for job in item.jobs {
+                    let topic = job.lane == .priority ? scenario.topics.priority : scenario.topics.campaign
+                    do {
+                        try await producer.enqueue(job.message(topic: topic, runID: runID)) { result in
+                            measurement.acknowledged((try? result.get()) != nil)
+                        }
+                    } catch {
+                        measurement.acknowledged(false)
+                        if firstFailure == nil { logger.error("job \(job.id) not produced: \(error)") }
+                        firstFailure = firstFailure ?? error
                     }
-                } catch {
-                    measurement.acknowledged(false)
-                    if firstFailure == nil { logger.error("job \(job.id) not produced: \(error)") }
-                    firstFailure = firstFailure ?? error
+                    let late = clock.now - item.due
+                    measurement.produced(job, lateByNanoseconds: late.components.seconds * 1_000_000_000 + late.components.attoseconds / 1_000_000_000)
                 }
-                let late = clock.now - due
-                measurement.produced(job, lateByNanoseconds: late.components.seconds * 1_000_000_000 + late.components.attoseconds / 1_000_000_000)
             }
+        } catch let error as LoadTestError {
+            throw error
+        } catch {
+            throw LoadTestError(.cancelled, "the schedule was interrupted", underlying: "\(error)")
         }
     }
 
