@@ -75,4 +75,58 @@ struct LoadTestKafkaTests {
             }
         }
     }
+
+    @Test("a producer that cannot keep up: jobs keep their scheduled times and the lateness is recorded, not slipped")
+    func slowProducerShowsAsScheduleLag() async throws {
+        try await LoadTestBroker.with(topics: 2) { broker, topics in
+            var scenario = LoadTestScenario()
+            scenario.phases = [.init(durationSeconds: 0.1, rate: 1000)]
+            scenario.topics.priority = topics[0]
+            scenario.topics.campaign = topics[1]
+            scenario.drainSeconds = 0
+            // One message in librdkafka's queue at a time, each waiting 20 ms for its batch: at
+            // most ~50 jobs/s against a schedule of 1,000/s.
+            var configuration = KafkaProducerConfiguration(client: broker.client)
+            configuration.queueMaxMessages = 1
+            configuration.linger = .milliseconds(20)
+            let producer = try KafkaProducer(configuration: configuration, logger: LoadTestBroker.logger)
+            let run = LoadTestRun(scenario: scenario, producer: producer, observe: .init(progress: false), logger: LoadTestBroker.logger)
+            let report: LoadTestReport
+            do {
+                report = try await run.run()
+            } catch {
+                await producer.shutdown()
+                throw error
+            }
+            await producer.shutdown()
+
+            #expect(report.snapshot.expectations.jobsProduced == 100)
+            #expect(report.snapshot.scheduleLag.count == 100)
+            #expect(report.snapshot.scheduleLag.max >= 500, "lag max \(report.snapshot.scheduleLag.max) ms")
+
+            var consumerConfiguration = KafkaConsumerConfiguration(client: broker.client, groupID: "\(topics[0])-read", topics: [topics[0]])
+            consumerConfiguration.offsetReset = .earliest
+            let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: LoadTestBroker.logger)
+            var scheduled: [Int64] = []
+            let reading = Task {
+                var values: [Int64] = []
+                for try await message in consumer.messages {
+                    let header = message.headers.first { $0.key == LoadTestJob.scheduledHeader }?.value ?? []
+                    values.append(Int64(String(decoding: header, as: UTF8.self)) ?? -1)
+                    if values.count == 100 { break }
+                }
+                return values
+            }
+            let timeout = Task {
+                try await Task.sleep(for: .seconds(30))
+                reading.cancel()
+            }
+            scheduled = (try? await reading.value) ?? []
+            timeout.cancel()
+            try await consumer.close()
+            #expect(scheduled.count == 100)
+            // Every job is stamped with its slot in the 1 ms grid from the start, however late it left.
+            #expect(Set(scheduled) == Set((0..<100).map { report.startMilliseconds + Int64($0) }))
+        }
+    }
 }
