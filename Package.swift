@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "SalvoAPNs", targets: ["SalvoAPNs"]),
         .library(name: "SalvoWorker", targets: ["SalvoWorker"]),
         .library(name: "SalvoMockAPNs", targets: ["SalvoMockAPNs"]),
+        .library(name: "SalvoLoadTest", targets: ["SalvoLoadTest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -103,12 +104,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The load generator and its measurement (`salvo loadtest`, and in-process for `salvo demo`).
+        .target(
+            name: "SalvoLoadTest",
+            dependencies: [
+                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", nioCore, logging, histogram, yams,
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: The executable
         .executableTarget(
             name: "salvo",
             dependencies: [
-                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", argumentParser, logging, serviceLifecycle,
-                nioCore, nioPosix, nioSSL,
+                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoLoadTest", argumentParser, logging,
+                serviceLifecycle, nioCore, nioPosix, nioSSL,
             ],
             swiftSettings: swiftSettings
         ),
@@ -161,6 +171,13 @@ let package = Package(
         .testTarget(
             name: "SalvoOpsTests",
             dependencies: [yams],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SalvoLoadTestTests",
+            dependencies: [
+                "SalvoLoadTest", "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", nioCore, nioPosix, crypto, logging,
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
