@@ -88,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "SalvoWorker",
-            dependencies: ["SalvoAPNs", "SalvoKafka", nioCore, logging, metrics, dequeModule],
+            dependencies: ["SalvoAPNs", "SalvoKafka", nioCore, logging, metrics, dequeModule, serviceLifecycle],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -148,7 +148,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SalvoWorkerTests",
-            dependencies: ["SalvoWorker", "SalvoAPNs", nioCore],
+            dependencies: [
+                "SalvoWorker", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", nioCore, nioPosix, nioSSL, crypto, x509,
+                logging, metrics, serviceLifecycle,
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
