@@ -62,10 +62,14 @@ final class EngineKafka: Sendable {
 
     /// Produces `values` to `topic` and returns where each went.
     func produce(_ values: [String], to topic: String, partition: Int32? = nil) async throws -> [KafkaDeliveryReport] {
+        try await produce(bytes: values.map { Array($0.utf8) }, to: topic, partition: partition)
+    }
+
+    func produce(bytes values: [[UInt8]], to topic: String, partition: Int32? = nil) async throws -> [KafkaDeliveryReport] {
         let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(brokers: brokers)), logger: Self.logger)
         var reports: [KafkaDeliveryReport] = []
         for value in values {
-            reports.append(try await producer.send(KafkaProducerMessage(topic: topic, partition: partition, value: Array(value.utf8))))
+            reports.append(try await producer.send(KafkaProducerMessage(topic: topic, partition: partition, value: value)))
         }
         await producer.shutdown()
         return reports
