@@ -162,7 +162,8 @@ let package = Package(
         .testTarget(
             name: "SalvoWorkerTests",
             dependencies: [
-                "SalvoWorker", "SalvoAPNs", nioCore, nioSSL, crypto, x509, prometheus, serviceLifecycle, logging, metrics, yams,
+                "SalvoWorker", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", nioCore, nioPosix, nioSSL, crypto, x509, prometheus,
+                serviceLifecycle, logging, metrics, yams,
             ],
             swiftSettings: swiftSettings
         ),
