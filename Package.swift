@@ -117,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "salvo",
             dependencies: [
-                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoLoadTest", argumentParser, logging,
+                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", "SalvoLoadTest", argumentParser, logging,
                 serviceLifecycle, nioCore, nioPosix, nioSSL,
             ],
             swiftSettings: swiftSettings
@@ -132,7 +132,7 @@ let package = Package(
         // Runs the built `salvo` executable as a subprocess against the test broker.
         .testTarget(
             name: "SalvoCLITests",
-            dependencies: ["SalvoKafka", logging],
+            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(

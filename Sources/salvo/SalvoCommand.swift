@@ -14,6 +14,7 @@ struct SalvoCommand: AsyncParsableCommand {
             MockAPNsCommand.self,
             BenchCommand.self,
             DemoCommand.self,
+            WorkerCommand.self,
             LoadTestCommand.self,
         ]
     )
