@@ -213,6 +213,17 @@ final class WorkerCore {
 
     // MARK: Ledger
 
+    /// A notification of `source` is terminal. An outcome of a job whose partition was revoked
+    /// and has come back (the job redelivered and open again) while the old send was in flight
+    /// would count twice: a job with nothing left to finish ignores it rather than trapping.
+    func notificationFinished(_ source: SourcePosition, records: Int = 0) {
+        guard let outstanding = ledger.outstanding(for: source), outstanding.notifications > 0 else {
+            if records > 0 { ledgerAction(ledger.recordsEnqueued(source, count: records)) }
+            return
+        }
+        ledgerAction(ledger.notificationFinished(source, records: records))
+    }
+
     func ledgerAction(_ action: JobLedger.Action) {
         guard case .completed(let source) = action else { return }
         markDone(source)
