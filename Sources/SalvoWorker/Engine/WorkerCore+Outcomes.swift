@@ -23,7 +23,7 @@ extension WorkerCore {
             let elapsed = UTCTimestamp.now().millisecondsSince1970 - enqueued
             metrics.latency(lane: item.metricsLane, nanoseconds: max(0, elapsed) * 1_000_000)
         }
-        ledgerAction(ledger.notificationFinished(item.notification.job.source))
+        notificationFinished(item.notification.job.source)
     }
 
     /// Executes the classifier's decision (Apple's retry matrix) for one notification.
@@ -48,7 +48,7 @@ extension WorkerCore {
                 publishDeadLetter(record, source: notification.job.source, countsNotification: false)
                 records += 1
             }
-            ledgerAction(ledger.notificationFinished(notification.job.source, records: records))
+            notificationFinished(notification.job.source, records: records)
         case .retry(let reason):
             switch retries.schedule(notification, reason: reason, now: clock.now) {
             case .held(_, let rearm):

@@ -34,7 +34,7 @@ extension WorkerCore {
             statistics.handedOff += record.tokens.count
             metrics.notification(app: record.job.app, outcome: "retry_handed_off", reason: "", count: record.tokens.count)
             for index in record.tokens.indices {
-                ledgerAction(ledger.notificationFinished(source, records: index == 0 ? 1 : 0))
+                notificationFinished(source, records: index == 0 ? 1 : 0)
             }
         }
     }

@@ -140,7 +140,13 @@ final class WorkerCore {
         case .job(let job):
             open(job, attempt: 1, record: record)
         case .retry(let retryJob):
-            acceptRetry(retryJob, record: record)
+            if let pause = acceptRetry(retryJob, record: record), phase == .running {
+                // Handed back to the retry topic for want of memory: pull the next record a
+                // little later, so a retry backlog does not spin through Kafka.
+                eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(pause.nanoseconds)) { resume.resume() }
+                schedulePump()
+                return
+            }
         }
         if phase != .running || scheduler.hasCapacity(in: record.lane) {
             resume.resume()
@@ -166,27 +172,35 @@ final class WorkerCore {
     /// A record of the retry topic: due ones join the campaign lane; the others wait in the retry
     /// scheduler until their due time, whatever its distance (only its memory bound applies:
     /// handing a record back to the topic because it is far in the future would only spin).
-    private func acceptRetry(_ retryJob: RetryJob, record: DecodedRecord) {
+    /// Returns how long the lane should pause when notifications had to be handed back.
+    private func acceptRetry(_ retryJob: RetryJob, record: DecodedRecord) -> Duration? {
         let untilDue = Duration.milliseconds(retryJob.dueAt.millisecondsSince1970 - UTCTimestamp.now().millisecondsSince1970)
         guard untilDue > .zero else {
             open(retryJob.job, attempt: retryJob.attempt, record: record)
-            return
+            return nil
         }
         ledgerAction(ledger.open(record.source, notifications: retryJob.job.notificationCount))
         let reference = retryJob.job.reference(source: record.source)
         let now = clock.now
         let due = now.advanced(by: untilDue)
         let judgedFrom = untilDue > configuration.retry.maximumHeldDelay ? due.advanced(by: .zero - configuration.retry.maximumHeldDelay) : now
+        var handedBack: [PushNotification] = []
         for index in retryJob.job.tokens.indices {
             let notification = retryJob.notification(at: index, job: reference)
             switch retries.hold(notification, until: due, now: judgedFrom) {
             case .held(_, let rearm):
                 if rearm { armTimer() }
             case .handOff(let batch):
-                handOff(batch)
+                handedBack += batch.notifications
             }
         }
+        guard !handedBack.isEmpty else { return nil }
+        handOff(RetryScheduler.StateMachine<ContinuousClock>.Batch(app: retryJob.job.app, due: due, notifications: handedBack))
+        return min(untilDue, Self.retryBackPressure)
     }
+
+    /// The longest a lane pauses after handing a not-yet-due retry record back to the topic.
+    static let retryBackPressure = Duration.milliseconds(100)
 
     /// Partitions taken away in a rebalance: their queued work and ledger entries are dropped
     /// (the new owner reads them from the committed offset); in-flight outcomes for them are
@@ -198,6 +212,17 @@ final class WorkerCore {
     }
 
     // MARK: Ledger
+
+    /// A notification of `source` is terminal. An outcome of a job whose partition was revoked
+    /// and has come back (the job redelivered and open again) while the old send was in flight
+    /// would count twice: a job with nothing left to finish ignores it rather than trapping.
+    func notificationFinished(_ source: SourcePosition, records: Int = 0) {
+        guard let outstanding = ledger.outstanding(for: source), outstanding.notifications > 0 else {
+            if records > 0 { ledgerAction(ledger.recordsEnqueued(source, count: records)) }
+            return
+        }
+        ledgerAction(ledger.notificationFinished(source, records: records))
+    }
 
     func ledgerAction(_ action: JobLedger.Action) {
         guard case .completed(let source) = action else { return }
@@ -262,14 +287,4 @@ final class WorkerCore {
         for lane in Lane.allCases { metrics.queued(scheduler.queuedNotifications(in: lane), lane: lane) }
         sharedStatistics(statistics)
     }
-}
-
-extension SourcePosition {
-    /// A topic and partition, for matching revoked partitions.
-    struct Partition: Hashable, Sendable {
-        var topic: String
-        var partition: Int32
-    }
-
-    var partitionKey: Partition { Partition(topic: topic, partition: partition) }
 }

@@ -54,4 +54,51 @@ struct WorkerEngineFaultTests {
             }
         }
     }
+
+    @Test("with no room for retries in memory, retries go through the retry topic and come back; nothing is lost")
+    func retriesThroughTheRetryTopic() async throws {
+        var scenario = MockScenario()
+        scenario.errors = MockScenario.ErrorRates(serviceUnavailable: 0.2)
+        scenario.seed = 11
+        try await EngineMock.with(scenario: scenario) { mock in
+            try await withEngineKafka(partitions: 1) { kafka in
+                var configuration = WorkerConfiguration.test(kafka: kafka, app: try mock.app())
+                configuration.retry.maximumHeldNotifications = 0
+                configuration.outcomes.maximumAttempts = 10
+                let tokens = Set((0..<2_000).map(Fixtures.tokenHex))
+                let stats = try await EngineRunner.with(configuration) { runner in
+                    _ = try await kafka.produce([EngineJobs.campaign(id: "retried-campaign", tokens: 0..<2_000)], to: kafka.topics.jobs)
+                    try await runner.waitUntil("every token delivered") { _ in tokens.isSubset(of: mock.pushes.accepted) }
+                    try await runner.waitUntil("the campaign committed") { $0.jobsCompleted >= 1 && $0.inFlight == 0 && $0.retryDepth == 0 }
+                    return runner.engine.statistics()
+                }
+                #expect(stats.retried == 0, "nothing was held in memory")
+                #expect(stats.handedOff > 0)
+                #expect(stats.retryRecordsAcknowledged > 0)
+                #expect(stats.deadLettered == 0)
+                #expect(Set(mock.pushes.accepted) == tokens)
+                let committed = try await kafka.committedOffsets(group: kafka.groupID, topic: kafka.topics.jobs, partitions: 1)
+                #expect(committed[0] == .some(1))
+            }
+        }
+    }
+
+    @Test("the device rate limit delays repeated pushes to one token instead of dropping them")
+    func deviceRateLimitDelays() async throws {
+        try await EngineMock.with { mock in
+            try await withEngineKafka(partitions: 1) { kafka in
+                var configuration = WorkerConfiguration.test(kafka: kafka, app: try mock.app())
+                configuration.deviceRateLimit = RateLimit(perSecond: 5, burst: 2)
+                let token = EngineJobs.perUserToken(1)
+                let stats = try await EngineRunner.with(configuration) { runner in
+                    _ = try await kafka.produce((0..<8).map { EngineJobs.perUser(id: "burst-\($0)", token: token) }, to: kafka.topics.priority)
+                    try await runner.waitUntil("8 pushes delivered") { $0.delivered == 8 && $0.jobsCompleted == 8 }
+                    return runner.engine.statistics()
+                }
+                #expect(stats.rateLimited >= 5, "beyond the burst of 2, the pushes waited")
+                #expect(mock.pushes.acceptedCounts[Fixtures.tokenHex(token)] == 8)
+                #expect(stats.retried == 0, "a delay is not a retry")
+            }
+        }
+    }
 }

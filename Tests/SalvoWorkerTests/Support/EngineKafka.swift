@@ -35,6 +35,7 @@ final class EngineKafka: Sendable {
             let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(brokers: brokers), logger: Self.logger)
             self.admin = admin
             _ = try await admin.createTopics(layout.map { KafkaNewTopic(name: $0.0, partitions: $0.1) })
+            print("librdkafka under test: \(RDKafkaLibrary.version), broker \(brokers.joined(separator: ","))")
         } else {
             let cluster = try KafkaEmbeddedCluster(brokers: 1, logger: Self.logger)
             embedded = cluster
