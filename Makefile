@@ -6,7 +6,7 @@ SWIFT ?= swift
 SWIFT_JOBS ?=
 RELEASE_BIN := .build/release/salvo
 
-.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns clean
+.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker clean
 
 ## demo: build a release salvo and run the whole pipeline on the embedded default
 demo: deps build-release
@@ -37,6 +37,11 @@ bench-kafka: test-deps build-release
 ## bench-apns: APNs client (pool, TLS, JWT) vs h2load client CPU per 100k requests against nghttpd, release build
 bench-apns: test-deps build-release
 	$(RELEASE_BIN) bench apns --requests 1000000 --connections 1 --concurrency 100
+
+## bench-worker: worker CPU-seconds per 100k notifications end to end (campaign and per-user) and peak RSS, release build, real broker
+bench-worker: test-deps build-release
+	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS"'
+	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --mode campaign --mock-latency-milliseconds 20'
 
 ## bench-mock: mock APNs vs nghttpd server CPU per 100k requests (h2load, TLS, release build)
 bench-mock: deps build-release

@@ -113,6 +113,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Helpers shared by test targets (repository files, metric names of the deployment
+        // artifacts); not a product.
+        .target(
+            name: "SalvoTestSupport",
+            dependencies: [yams],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: The executable
         .executableTarget(
             name: "salvo",
@@ -132,7 +140,7 @@ let package = Package(
         // Runs the built `salvo` executable as a subprocess against the test broker.
         .testTarget(
             name: "SalvoCLITests",
-            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", logging],
+            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoTestSupport", logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -171,7 +179,7 @@ let package = Package(
         // checks every metric they name against docs/metrics.md.
         .testTarget(
             name: "SalvoOpsTests",
-            dependencies: [yams],
+            dependencies: ["SalvoTestSupport", yams],
             swiftSettings: swiftSettings
         ),
         .testTarget(

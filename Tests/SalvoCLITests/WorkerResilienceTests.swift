@@ -25,19 +25,19 @@ struct WorkerResilienceTests {
             goaway:
               every_seconds: 2
             rate_limit:
-              requests: 1
+              requests: 5
               per_seconds: 600
             seed: 7
             """
-        try await withCLITestCluster { cluster in
-            let stage = try await WorkerStage(cluster: cluster, scenarioYAML: scenario)
+        try await withWorkerStage(scenarioYAML: scenario) { stage in
             var fixture = CampaignFixture(seed: 2)
             fixture.addCampaign(id: "faults", jobs: 20, tokensPerJob: 1_000, app: WorkerStage.app, fate: Self.fate)
-            // One device pushed 6 times in one job: the mock allows it one request per 10 minutes,
-            // so 5 copies get 429 on every attempt and must end in the DLQ after max_attempts.
+            // One device pushed 8 times in one job: the mock allows a device 5 requests per 10
+            // minutes (room for the other tokens' 503 retries), so 3 copies get 429 on every
+            // attempt and must end in the DLQ after max_attempts.
             var hammered = fixture.token()
             while Self.fate.outcome(for: try .init(hex: hammered)) != .valid { hammered = fixture.token() }
-            let copies = Array(repeating: "\"\(hammered)\"", count: 6).joined(separator: ",")
+            let copies = Array(repeating: "\"\(hammered)\"", count: 8).joined(separator: ",")
             fixture.campaignLines.append(#"{"id":"hammer","app":"shop","tokens":[\#(copies)],"payload":{"aps":{"alert":"again"}}}"#)
             fixture.expected.delivered.insert(hammered)
             try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
@@ -52,26 +52,28 @@ struct WorkerResilienceTests {
                 device_rate_limit: null
                 """)
             let worker = try stage.startWorker(configuration)
-            defer { Task { await worker.stop() } }
             let record = try await stage.waitForDeliveries(of: fixture.expected.delivered, timeout: .seconds(300))
             let missing = fixture.expected.delivered.filter { record.acceptedCount[$0] == nil }
-            #expect(missing.isEmpty, "\(missing.count) valid tokens lost; worker stderr: \(worker.stderr.suffix(3_000))")
+            #expect(missing.count == 0, "\(missing.count) valid tokens lost; worker stderr: \(worker.stderr.suffix(3_000))")
             print("faulty gateway: \(record.distinctTokens) tokens accepted, \(record.duplicates) duplicates")
+            if !missing.isEmpty {
+                let scrape = try await stage.metrics(of: worker)
+                print(scrape.split(separator: "\n").filter { $0.hasPrefix("salvo_") && !$0.hasSuffix(" 0") && !$0.contains("_bucket") }.joined(separator: "\n"))
+            }
             try await stage.expectFeedback(equals: fixture.expected.feedback, allowDuplicates: true)
 
             var exhausted: [(reason: String, key: String)] = []
             try await waitUntil(timeout: .seconds(60)) {
                 exhausted = try await stage.deadLetters().filter { $0.reason == "retries_exhausted" }
-                return exhausted.count >= 5
+                return exhausted.count >= 3
             }
-            #expect(exhausted.count == 5 && exhausted.allSatisfy { $0.key == "hammer" }, "\(exhausted)")
+            #expect(exhausted.count == 3 && exhausted.allSatisfy { $0.key == "hammer" }, "\(exhausted.prefix(10))")
 
             let metrics = try await stage.metrics(of: worker)
             #expect(counterTotal(metrics, "salvo_notifications_total", containing: "outcome=\"retry_scheduled\"") > 0)
             worker.signal(SIGTERM)
             #expect(await worker.waitForExit(timeout: .seconds(30)) == 0)
             #expect(try await stage.uncommittedPartitions(of: stage.jobsTopic, group: stage.groupID) == [])
-            await stage.stop()
         }
     }
 
@@ -86,8 +88,7 @@ struct WorkerResilienceTests {
     }
 
     private func restartMidCampaign(signal: Int32) async throws {
-        try await withCLITestCluster { cluster in
-            let stage = try await WorkerStage(cluster: cluster, scenarioYAML: WorkerAcceptanceTests.deadTokenScenario + "\nlatency: {distribution: fixed, fixed_ms: 5}\n")
+        try await withWorkerStage(scenarioYAML: WorkerAcceptanceTests.deadTokenScenario + "\nlatency: {distribution: fixed, fixed_ms: 5}\n") { stage in
             var fixture = CampaignFixture(seed: signal == SIGKILL ? 3 : 4)
             fixture.addCampaign(id: "restart", jobs: 40, tokensPerJob: 1_000, app: WorkerStage.app, fate: Self.fate)
             try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
@@ -102,26 +103,22 @@ struct WorkerResilienceTests {
             if signal == SIGTERM {
                 #expect(status == 0, "SIGTERM exit status \(String(describing: status)): \(first.stderr.suffix(3_000))")
             }
-            await first.stop()
 
             let second = try stage.startWorker(configuration, name: "second worker")
-            defer { Task { await second.stop() } }
             let record = try await stage.waitForDeliveries(of: fixture.expected.delivered, timeout: .seconds(300))
             let missing = fixture.expected.delivered.filter { record.acceptedCount[$0] == nil }
-            #expect(missing.isEmpty, "\(missing.count) valid tokens lost after the restart; stderr: \(second.stderr.suffix(3_000))")
+            #expect(missing.count == 0, "\(missing.count) valid tokens lost after the restart; stderr: \(second.stderr.suffix(3_000))")
             print("restart after signal \(signal): \(before) tokens before, \(record.distinctTokens) after, \(record.duplicates) duplicates")
             try await stage.expectFeedback(equals: fixture.expected.feedback, allowDuplicates: true)
             second.signal(SIGTERM)
             #expect(await second.waitForExit(timeout: .seconds(30)) == 0)
             #expect(try await stage.uncommittedPartitions(of: stage.jobsTopic, group: stage.groupID) == [])
-            await stage.stop()
         }
     }
 
     @Test("24 bad jobs between good ones: each dead-lettered with its reason, the good ones delivered, offsets committed")
     func badJobs() async throws {
-        try await withCLITestCluster { cluster in
-            let stage = try await WorkerStage(cluster: cluster, scenarioYAML: "name: e2e-bad-jobs\n", partitions: 1)
+        try await withWorkerStage(scenarioYAML: "name: e2e-bad-jobs\n", partitions: 1) { stage in
             var fixture = CampaignFixture(seed: 5)
             fixture.addPerUser(id: "good", count: 50, app: WorkerStage.app, fate: MockTokenFate())
             let token = fixture.token()
@@ -160,11 +157,10 @@ struct WorkerResilienceTests {
             }
             let file = stage.directory.appendingPathComponent("mixed.ndjson")
             try CampaignFixture.write(lines, to: file)
-            let produced = try await CommandRunner.kcat(["-b", cluster.brokers, "-P", "-t", stage.priorityTopic, "-l", file.path])
+            let produced = try await CommandRunner.kcat(["-b", stage.cluster.brokers, "-P", "-t", stage.priorityTopic, "-l", file.path])
             #expect(produced.status == 0, "\(produced.stderr)")
 
             let worker = try stage.startWorker(try stage.writeWorkerConfiguration())
-            defer { Task { await worker.stop() } }
             let record = try await stage.waitForDeliveries(of: fixture.expected.delivered, timeout: .seconds(120))
             #expect(fixture.expected.delivered.allSatisfy { record.acceptedCount[$0] != nil })
             var letters: [(reason: String, key: String)] = []
@@ -178,7 +174,6 @@ struct WorkerResilienceTests {
             worker.signal(SIGTERM)
             #expect(await worker.waitForExit(timeout: .seconds(30)) == 0)
             #expect(try await stage.uncommittedPartitions(of: stage.priorityTopic, group: "\(stage.groupID).priority") == [])
-            await stage.stop()
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// Every YAML and JSON file under docker/ and ops/ parses, and the settings that must agree across

@@ -98,6 +98,29 @@ import Testing
         #expect(classifier.classify(.notSent(cause: "GOAWAY"), of: notification.retried(), at: Self.time) == .replayNow)
     }
 
+    @Test func requestsWithoutAnAnswerAreRetriedNeverDeadLetteredAsInvalid() {
+        let notification = Fixtures.notification()
+        let timedOut = DeliveryResult(.failure(APNsError(code: .timedOut, message: "no answer within 10 s")))
+        guard case .unanswered = timedOut else {
+            Issue.record("a timeout must not count as an invalid request: \(timedOut)")
+            return
+        }
+        guard case .retry(let reason) = classifier.classify(timedOut, of: notification, at: Self.time) else {
+            Issue.record("a timed-out request must be retried")
+            return
+        }
+        #expect(reason.kind == .unanswered)
+        // A connection lost mid-request is replayed on another connection first.
+        let lost = DeliveryResult(.failure(APNsError(code: .connectionLost, message: "connection reset")))
+        #expect(classifier.classify(lost, of: notification, at: Self.time) == .replayNow)
+        // A real validation failure stays permanent.
+        let invalid = DeliveryResult(.failure(APNsError(code: .payloadTooLarge, message: "4097 bytes")))
+        guard case .permanentFailure(nil, _?) = classifier.classify(invalid, of: notification, at: Self.time) else {
+            Issue.record("an invalid request must be dead-lettered")
+            return
+        }
+    }
+
     @Test func attemptsAreBounded() {
         #expect(classify(APNsResponse(status: 503, reason: .serviceUnavailable), attempt: 9) != classify(APNsResponse(status: 503, reason: .serviceUnavailable), attempt: 10))
         guard case .permanentFailure(nil, let deadLetter?) = classify(APNsResponse(status: 503, reason: .serviceUnavailable), attempt: 10) else {

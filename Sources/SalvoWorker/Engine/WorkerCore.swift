@@ -25,7 +25,7 @@ final class WorkerCore {
     let configuration: WorkerConfiguration
     let classifier: OutcomeClassifier
     let logger: Logger
-    let metrics = WorkerMetrics()
+    let metrics: WorkerMetrics
     let clock = ContinuousClock()
 
     var scheduler: LaneScheduler<DispatchUnit>
@@ -77,6 +77,7 @@ final class WorkerCore {
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.classifier = try OutcomeClassifier(configuration: configuration.outcomes)
+        self.metrics = WorkerMetrics(topics: configuration.topics)
         self.logger = logger
         self.scheduler = try LaneScheduler(configuration: configuration.lanes)
         var limits: [String: RateLimit] = [:]

@@ -28,6 +28,18 @@ final class WorkerMetrics {
     private let queued: [Lane: Gauge] = Dictionary(
         uniqueKeysWithValues: Lane.allCases.map { ($0, Gauge(label: "salvo_notifications_queued", dimensions: [("lane", $0.rawValue)])) })
 
+    /// Creates, at zero, the series alerts watch for rare events (dead letters of sent
+    /// notifications, refused produces), so `/metrics` shows them before the first one happens and
+    /// a rate over them is 0 rather than empty.
+    init(topics: WorkerTopics) {
+        for code in [DeadLetterReason.retriesExhaustedCode, DeadLetterReason.apnsRejectedCode, DeadLetterReason.invalidRequestCode] {
+            _ = Self.cached(&deadLetters, code) { Counter(label: "salvo_dead_letters_total", dimensions: [("reason", code)]) }
+        }
+        for topic in [topics.feedback, topics.deadLetter, topics.retry] {
+            _ = Self.cached(&produceFailures, topic) { Counter(label: "salvo_kafka_produce_failures_total", dimensions: [("topic", topic)]) }
+        }
+    }
+
     func delivered(app: String) {
         if let counter = delivered[app] {
             counter.increment()

@@ -11,6 +11,10 @@ public enum DeliveryResult: Sendable {
     /// APNs never processed the request: refused stream, GOAWAY above the last stream id,
     /// connection lost before a response. `cause` is the transport's description.
     case notSent(cause: String)
+    /// No answer came although APNs may have processed the request (timed out, connection lost
+    /// after sending), or the send could not be prepared for a reason that may pass (connecting
+    /// failed, the provider token could not be signed). Retried, so it may be delivered twice.
+    case unanswered(APNsError)
     /// The request broke a rule before anything was sent (SalvoAPNs validation).
     case invalidRequest(APNsError)
 
@@ -24,6 +28,8 @@ public enum DeliveryResult: Sendable {
             self = .rejected(response)
         case .failure(let error) where error.code == .notSent:
             self = .notSent(cause: error.underlying ?? error.message)
+        case .failure(let error) where Self.unansweredCodes.contains(error.code):
+            self = .unanswered(error)
         case .failure(let error):
             if error.code == .rejected, let response = error.response {
                 self = .rejected(response)
@@ -32,4 +38,7 @@ public enum DeliveryResult: Sendable {
             }
         }
     }
+
+    /// Failures that say nothing about the request itself, so a later attempt can succeed.
+    static let unansweredCodes: Set<APNsError.Code> = [.timedOut, .connectionLost, .connectionFailed, .signingFailed]
 }

@@ -10,6 +10,9 @@ public struct RetryReason: Sendable, Hashable, CustomStringConvertible {
         case apnsUnavailable = "apns_unavailable"
         /// The request was never processed and immediate replays were used up.
         case notSent = "not_sent"
+        /// No answer came (timed out, connection lost after sending) or the send could not be
+        /// prepared (connect or signing failed); it may have been delivered.
+        case unanswered = "unanswered"
         /// ExpiredProviderToken persisted through the replay with a refreshed token.
         case providerTokenExpired = "provider_token_expired"
     }

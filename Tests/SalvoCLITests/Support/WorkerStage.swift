@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SalvoKafka
+import Synchronization
 
 /// Everything an end-to-end worker test stands on: unique topics on the test broker, TLS material
 /// and a provider-token key from `salvo mock-apns --generate-tls`, the mock APNs as a child
@@ -22,6 +23,8 @@ final class WorkerStage: Sendable {
     let mockAdminPort: Int
     let recordURL: URL
     private let tokenKey: (keyID: String, teamID: String, path: String)
+    /// Every worker started on this stage, stopped with it.
+    private let workers = Mutex<[BackgroundProcess]>([])
 
     var jobsTopic: String { "\(prefix).jobs" }
     var priorityTopic: String { "\(prefix).jobs.priority" }
@@ -61,10 +64,13 @@ final class WorkerStage: Sendable {
             "--token-key", "\(tokenKey.keyID):\(tokenKey.teamID):\(tokenKey.path)",
             "--scenario", scenario.path, "--record", recordURL.path, "--log-level", "warning",
         ])
-        let listening = try await mock.waitForOutput(containing: "listening on")
-        let admin = try await mock.waitForOutput(containing: "admin on")
-        mockPort = try Self.port(in: listening)
-        mockAdminPort = try Self.port(in: admin)
+        do {
+            mockPort = try Self.port(in: try await mock.waitForOutput(containing: "listening on"))
+            mockAdminPort = try Self.port(in: try await mock.waitForOutput(containing: "admin on"))
+        } catch {
+            await mock.stop()
+            throw error
+        }
     }
 
     private static func port(in line: String) throws -> Int {
@@ -119,7 +125,9 @@ final class WorkerStage: Sendable {
     }
 
     func startWorker(_ configuration: URL, name: String = "worker") throws -> BackgroundProcess {
-        try BackgroundProcess.salvo(name, ["worker", "--config", configuration.path])
+        let worker = try BackgroundProcess.salvo(name, ["worker", "--config", configuration.path])
+        workers.withLock { $0.append(worker) }
+        return worker
     }
 
     /// Sends NDJSON lines to `topic` with `salvo enqueue`.
@@ -188,8 +196,24 @@ final class WorkerStage: Sendable {
         }
     }
 
+    /// Stops every worker still running, then the mock, and removes the files.
     func stop() async {
+        for worker in workers.withLock({ $0 }) { await worker.stop() }
         await mock.stop()
         try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Runs `body` on a fresh stage of the test broker, and always stops its workers and mock.
+func withWorkerStage(scenarioYAML: String, partitions: Int = 4, _ body: (WorkerStage) async throws -> Void) async throws {
+    try await withCLITestCluster { cluster in
+        let stage = try await WorkerStage(cluster: cluster, scenarioYAML: scenarioYAML, partitions: partitions)
+        do {
+            try await body(stage)
+        } catch {
+            await stage.stop()
+            throw error
+        }
+        await stage.stop()
     }
 }

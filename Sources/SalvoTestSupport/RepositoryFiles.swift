@@ -1,22 +1,23 @@
 import Foundation
 import Yams
 
-/// The repository's deployment artifacts, found from this file's location.
-enum RepositoryFiles {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The repository's files (deployment artifacts, docs), found from this file's location
+/// (`Sources/SalvoTestSupport/` is two levels below the root).
+public enum RepositoryFiles {
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func path(_ relative: String) -> String {
+    public static func path(_ relative: String) -> String {
         root.appendingPathComponent(relative).path
     }
 
-    static func text(_ relative: String) throws -> String {
+    public static func text(_ relative: String) throws -> String {
         try String(contentsOfFile: path(relative), encoding: .utf8)
     }
 
     /// Every file under `folders` whose name ends in one of `extensions`, as repository-relative
     /// paths, sorted.
-    static func files(under folders: [String], extensions: Set<String>) -> [String] {
+    public static func files(under folders: [String], extensions: Set<String>) -> [String] {
         var found: [String] = []
         for folder in folders {
             guard let enumerator = FileManager.default.enumerator(atPath: path(folder)) else { continue }
@@ -28,7 +29,7 @@ enum RepositoryFiles {
     }
 
     /// Every YAML document of a (possibly multi-document) file.
-    static func yamlDocuments(_ relative: String) throws -> [Any] {
+    public static func yamlDocuments(_ relative: String) throws -> [Any] {
         // Yams' sequence keeps a parse error aside instead of throwing it.
         var sequence = try Yams.load_all(yaml: text(relative))
         var documents: [Any] = []
@@ -37,12 +38,12 @@ enum RepositoryFiles {
         return documents
     }
 
-    static func json(_ relative: String) throws -> Any {
+    public static func json(_ relative: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path(relative))))
     }
 
     /// The documents of a YAML file whose `kind` is `kind`.
-    static func manifests(_ relative: String, kind: String) throws -> [[String: Any]] {
+    public static func manifests(_ relative: String, kind: String) throws -> [[String: Any]] {
         try yamlDocuments(relative).compactMap { $0 as? [String: Any] }.filter { $0["kind"] as? String == kind }
     }
 }

@@ -7,12 +7,12 @@ import Foundation
 /// Names are *families*: a histogram's `_bucket`, `_sum` and `_count` series count as the
 /// histogram's name, which is how docs/metrics.md and `# TYPE` lines name it. No Salvo counter or
 /// gauge ends in one of those suffixes, so stripping them is safe.
-enum MetricNames {
-    static let prefix = "salvo_"
+public enum MetricNames {
+    public static let prefix = "salvo_"
     private static let seriesSuffixes = ["_bucket", "_sum", "_count"]
 
     /// Every `salvo_*` identifier in PromQL text outside string literals, as family names.
-    static func referenced(inPromQL expression: String) -> Set<String> {
+    public static func referenced(inPromQL expression: String) -> Set<String> {
         var names = Set<String>()
         var current = ""
         func flush() {
@@ -40,7 +40,7 @@ enum MetricNames {
     }
 
     /// Names used by a Prometheus rules file (`groups[].rules[].expr`).
-    static func referenced(inRules rules: [String: Any]) -> Set<String> {
+    public static func referenced(inRules rules: [String: Any]) -> Set<String> {
         let groups = rules["groups"] as? [[String: Any]] ?? []
         let expressions = groups.flatMap { ($0["rules"] as? [[String: Any]]) ?? [] }.compactMap { $0["expr"] as? String }
         return expressions.reduce(into: Set<String>()) { $0.formUnion(referenced(inPromQL: $1)) }
@@ -48,7 +48,7 @@ enum MetricNames {
 
     /// Names used by a Grafana dashboard: every `expr` of every panel target (rows included) and
     /// every templating query.
-    static func referenced(inDashboard dashboard: [String: Any]) -> Set<String> {
+    public static func referenced(inDashboard dashboard: [String: Any]) -> Set<String> {
         var expressions: [String] = []
         func visit(_ value: Any) {
             if let object = value as? [String: Any] {
@@ -68,7 +68,7 @@ enum MetricNames {
     }
 
     /// The names in the first column of docs/metrics.md's tables (`| \`salvo_x\` | …`).
-    static func documented(markdown: String) -> Set<String> {
+    public static func documented(markdown: String) -> Set<String> {
         var names = Set<String>()
         for line in markdown.split(separator: "\n") where line.hasPrefix("| `\(prefix)") {
             let cell = line.dropFirst(3).prefix { $0 != "`" }
@@ -78,7 +78,7 @@ enum MetricNames {
     }
 
     /// The families a `/metrics` scrape exports (its `# TYPE name kind` lines).
-    static func exported(prometheusText text: String) -> Set<String> {
+    public static func exported(prometheusText text: String) -> Set<String> {
         var names = Set<String>()
         for line in text.split(separator: "\n") where line.hasPrefix("# TYPE ") {
             let fields = line.split(separator: " ")
@@ -87,7 +87,7 @@ enum MetricNames {
         return names
     }
 
-    static func family(of series: String) -> String {
+    public static func family(of series: String) -> String {
         for suffix in seriesSuffixes where series.hasSuffix(suffix) {
             return String(series.dropLast(suffix.count))
         }
