@@ -156,14 +156,18 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
         return found
     }
 
-    /// Calls `body` with every field's name and value, in order, as views of this list's storage:
-    /// no copies and no Strings, for a server that inspects every request's headers (the mock APNs).
-    public func forEachField(_ body: (_ name: ByteBufferView, _ value: ByteBufferView) -> Void) {
-        self.forEachEntry { name, value in
-            body(
-                self.storage.viewBytes(at: name.lowerBound, length: name.count)!,
-                self.storage.viewBytes(at: value.lowerBound, length: value.count)!)
-            return true
+    /// Calls `body` with every field's name and value, in order, as raw bytes valid only during
+    /// the call: no copies, no Strings and no reference counting, for a server that inspects every
+    /// request's headers (the mock APNs).
+    public func forEachField(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void) {
+        self.storage.withUnsafeReadableBytes { bytes in
+            let origin = self.storage.readerIndex
+            self.forEachEntry { name, value in
+                body(
+                    UnsafeRawBufferPointer(rebasing: bytes[(name.lowerBound - origin)..<(name.upperBound - origin)]),
+                    UnsafeRawBufferPointer(rebasing: bytes[(value.lowerBound - origin)..<(value.upperBound - origin)]))
+                return true
+            }
         }
     }
 

@@ -81,25 +81,36 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     /// Canonical lowercase text as header value bytes.
     public var headerValue: [UInt8] {
         [UInt8](unsafeUninitializedCapacity: Self.textLength) { buffer, count in
-            var index = 0
-            for nibble in 0..<32 {
-                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-                    buffer[index] = UInt8(ascii: "-")
-                    index += 1
-                }
-                let word = nibble < 16 ? high : low
-                let shift = UInt64(60 - (nibble % 16) * 4)
-                buffer[index] = ASCII.lowercaseHexDigits[Int((word >> shift) & 0xF)]
+            count = self.write(into: UnsafeMutableBufferPointer(rebasing: buffer[...]))
+        }
+    }
+
+    /// The canonical text, written once (no intermediate byte array): servers answer an
+    /// `apns-id` on every response.
+    public var string: String {
+        String(unsafeUninitializedCapacity: Self.textLength) { self.write(into: $0) }
+    }
+
+    /// Writes the 36 characters of the canonical form; returns how many.
+    private func write(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var index = 0
+        for nibble in 0..<32 {
+            if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                buffer[index] = UInt8(ascii: "-")
                 index += 1
             }
-            count = index
+            let word = nibble < 16 ? high : low
+            let shift = UInt64(60 - (nibble % 16) * 4)
+            buffer[index] = ASCII.lowercaseHexDigit(UInt8(truncatingIfNeeded: (word >> shift) & 0xF))
+            index += 1
         }
+        return index
     }
 
     /// The UUID version (4 for random, 5 for deterministic ids).
     public var version: Int { Int((high >> 12) & 0xF) }
 
-    public var description: String { String(decoding: headerValue, as: UTF8.self) }
+    public var description: String { string }
 
     /// Sets the version nibble and the RFC 4122 variant (`10xx`).
     private func withVersion(_ version: UInt64) -> APNsID {

@@ -18,9 +18,9 @@ struct MockResponses: Sendable {
     /// 200 with `apns-id`, and in sandbox a fresh `apns-unique-id`.
     func accepted(apnsID: APNsID, random: inout MockRandom) -> HTTP2Response {
         var headers = HTTP2Headers(minimumCapacity: self.includesUniqueID ? 128 : 64)
-        headers.add(name: "apns-id", value: apnsID.description)
+        headers.add(name: "apns-id", value: apnsID.string)
         if self.includesUniqueID {
-            headers.add(name: "apns-unique-id", value: APNsID.random(using: &random).description)
+            headers.add(name: "apns-unique-id", value: APNsID.random(using: &random).string)
         }
         return HTTP2Response(status: 200, headers: headers)
     }
@@ -30,7 +30,7 @@ struct MockResponses: Sendable {
         var headers = HTTP2Headers(minimumCapacity: self.includesUniqueID ? 128 : 64)
         headers.add(name: "apns-id", value: apnsID)
         if self.includesUniqueID {
-            headers.add(name: "apns-unique-id", value: APNsID.random(using: &random).description)
+            headers.add(name: "apns-unique-id", value: APNsID.random(using: &random).string)
         }
         return HTTP2Response(status: 200, headers: headers)
     }
@@ -38,7 +38,7 @@ struct MockResponses: Sendable {
     /// The reason's status with `{"reason":…}` (and `"timestamp"` when given, for 410).
     func rejected(_ reason: APNsReason, apnsID: APNsID, timestampMilliseconds: Int64?) -> HTTP2Response {
         var headers = HTTP2Headers(minimumCapacity: 64)
-        headers.add(name: "apns-id", value: apnsID.description)
+        headers.add(name: "apns-id", value: apnsID.string)
         let body: ByteBuffer
         if timestampMilliseconds == nil, let cached = self.bodies[reason] {
             body = cached
