@@ -6,7 +6,7 @@ SWIFT ?= swift
 SWIFT_JOBS ?=
 RELEASE_BIN := .build/release/salvo
 
-.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock clean
+.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns clean
 
 ## demo: build a release salvo and run the whole pipeline on the embedded default
 demo: deps build-release
@@ -33,6 +33,10 @@ build-release: deps
 ## bench-kafka: consume and produce cost, CPU-seconds per 100k messages, release build, real broker
 bench-kafka: test-deps build-release
 	scripts/with-broker.sh $(RELEASE_BIN) bench kafka
+
+## bench-apns: APNs client (pool, TLS, JWT) vs h2load client CPU per 100k requests against nghttpd, release build
+bench-apns: test-deps build-release
+	$(RELEASE_BIN) bench apns --requests 1000000 --connections 1 --concurrency 100
 
 ## bench-mock: mock APNs vs nghttpd server CPU per 100k requests (h2load, TLS, release build)
 bench-mock: deps build-release

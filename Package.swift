@@ -75,17 +75,20 @@ let package = Package(
             dependencies: ["CNGHTTP2", nioCore],
             swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
+        // The APNs pool and connection sit on the same per-request path, with the same
+        // confinement (one event loop per pool): its checks measured at ~3% of the client's CPU
+        // per request. The token provider's shared state is behind a Mutex, unaffected.
         .target(
             name: "SalvoAPNs",
             dependencies: [
                 "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule,
                 .product(name: "NIOTLS", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .target(
             name: "SalvoWorker",
-            dependencies: ["SalvoAPNs", nioCore, logging, metrics, dequeModule],
+            dependencies: ["SalvoAPNs", "SalvoKafka", nioCore, logging, metrics, dequeModule],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -135,11 +138,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Loopback tests of the APNs connection and pool against real HTTP/2 servers (nghttpd,
-        // and a scripted server on SalvoHTTP2's server mode), kept apart so the unit tests stay fast.
+        // Loopback tests of the APNs connection and pool against real HTTP/2 servers (the mock
+        // APNs, nghttpd, and a scripted server on SalvoHTTP2's server mode), kept apart so the
+        // unit tests stay fast.
         .testTarget(
             name: "SalvoAPNsLiveTests",
-            dependencies: ["SalvoAPNs", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509],
+            dependencies: ["SalvoAPNs", "SalvoHTTP2", "SalvoMockAPNs", nioCore, nioPosix, nioSSL, crypto, x509, logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(

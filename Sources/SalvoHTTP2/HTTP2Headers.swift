@@ -16,10 +16,14 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     static let entryHeaderSize = 6
 
     /// An empty list; `minimumCapacity` reserves bytes for names, values and 6 bytes per field.
+    /// Without a capacity no memory is allocated: empty lists share one buffer, copied on the
+    /// first write (a stream's and a response's placeholder lists are created per request).
     public init(minimumCapacity: Int = 0) {
-        self.storage = ByteBufferAllocator().buffer(capacity: minimumCapacity)
+        self.storage = minimumCapacity == 0 ? Self.sharedEmptyStorage : ByteBufferAllocator().buffer(capacity: minimumCapacity)
         self.count = 0
     }
+
+    private static let sharedEmptyStorage = ByteBufferAllocator().buffer(capacity: 0)
 
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
@@ -34,6 +38,18 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     }
 
     public var isEmpty: Bool { self.count == 0 }
+
+    /// Removes every field. With `keepingCapacity`, a list no one else shares keeps its memory,
+    /// so a sender can encode request after request into one buffer (nghttp2 copies the fields
+    /// when a request is submitted).
+    public mutating func removeAll(keepingCapacity: Bool = false) {
+        if keepingCapacity {
+            self.storage.clear()
+        } else {
+            self.storage = Self.sharedEmptyStorage
+        }
+        self.count = 0
+    }
 
     /// Appends a field. Names should be lower case (HTTP/2 requires it; nghttp2 peers reject
     /// upper-case names).

@@ -16,7 +16,9 @@ extension HTTP2SessionHandler {
     /// Client, allocation-free: like `submit(_:deadline:promise:)`, but the answer goes to
     /// `responseDelegate` with `tag` (exactly once). The delegate must be set first.
     public func submit(_ request: HTTP2Request, deadline: NIODeadline? = nil, tag: UInt64) {
-        precondition(self.responseDelegate != nil, "set responseDelegate before submitting tagged requests")
+        // An assertion, not a precondition: loading the weak delegate costs a side-table retain
+        // and release, on every request in release builds.
+        assert(self.responseDelegate != nil, "set responseDelegate before submitting tagged requests")
         self.submit(request, deadline: deadline, responder: .tag(tag))
     }
 

@@ -23,6 +23,11 @@ extension HTTP2SessionHandler {
         /// the server ends the stream (the excess is dropped, no reset is sent). Default: 1 MiB.
         public var maxBodySize: Int = 1 << 20
 
+        /// Client mode: the response header fields delivered (lower-case names); the others are
+        /// skipped instead of copied. A client reading two fields of every response (APNs:
+        /// `apns-id`, `apns-unique-id`) saves a copy per field it ignores. Default: nil, keep all.
+        public var keptResponseHeaders: [String]?
+
         public init() {}
 
         /// The one validation place; the handler calls it when it is added to a pipeline.
@@ -43,6 +48,9 @@ extension HTTP2SessionHandler {
                 "assumedPeerMaxConcurrentStreams must be within 1...2^32-1")
             try require(self.maxWriteSize >= 16 * 1024, "maxWriteSize must be at least 16 KiB")
             try require(self.maxBodySize >= 0, "maxBodySize must not be negative")
+            try require(
+                self.keptResponseHeaders?.allSatisfy { $0 == $0.lowercased() } ?? true,
+                "keptResponseHeaders must be lower-case names (HTTP/2 sends no others)")
         }
     }
 }

@@ -239,8 +239,11 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             while let event = self.pendingEvents.popFirst() {
                 self.context?.fireUserInboundEventTriggered(event)
             }
+            // One load of the weak delegate per batch: each load is a retain and release through
+            // the delegate's side table.
+            let delegate = self.pendingCompletions.isEmpty ? nil : self.responseDelegate
             while let completion = self.pendingCompletions.popFirst() {
-                completion.complete(delegate: self.responseDelegate)
+                completion.complete(delegate: delegate)
             }
             while let request = self.pendingRequests.popFirst() {
                 self.context?.fireChannelRead(self.wrapInboundOut(request))
@@ -262,7 +265,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             role: self.mode == .client ? .client : .server,
             assumedPeerMaxConcurrentStreams: self.configuration.assumedPeerMaxConcurrentStreams,
             settings: settings,
-            connectionWindowSize: self.configuration.connectionWindowSize
+            connectionWindowSize: self.configuration.connectionWindowSize,
+            keptHeaderNames: self.mode == .client ? self.configuration.keptResponseHeaders : nil
         )
     }
 }

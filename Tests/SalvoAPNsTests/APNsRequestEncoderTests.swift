@@ -10,18 +10,18 @@ struct APNsRequestEncoderTests {
 
     @Test("pseudo-header fields first, then the job's fields, apns-id and the bearer token")
     func headerBlock() throws {
-        let encoder = APNsRequestEncoder(authority: "api.push.apple.com", scheme: "https")
+        var encoder = APNsRequestEncoder(authority: "api.push.apple.com", scheme: "https")
         let apnsID = try #require(APNsID("123e4567-e89b-42d3-a456-426614174000"))
         let request = try APNsRequest(
             token: self.token, topic: "com.example.salvo", pushType: .alert, collapseID: APNsCollapseID("news"),
             apnsID: apnsID, payload: ByteBuffer(string: #"{"aps":{}}"#))
         let authorization = APNsAuthorization(jwt: "header.claims.signature", issuedAt: 1_700_000_000)
-        let encoded = encoder.encode(request, authorization: authorization)
+        let encoded = encoder.encode(request, token: authorization.headerValue)
         let names = encoded.headers.map(\.name)
         #expect(
             names == [
-                ":method", ":scheme", ":authority", ":path", "apns-topic", "apns-push-type", "apns-priority",
-                "apns-collapse-id", "apns-id", "authorization",
+                ":path", ":method", ":scheme", ":authority", "apns-topic", "apns-push-type", "apns-priority",
+                "apns-collapse-id", "authorization", "apns-id",
             ])
         #expect(encoded.method == "POST")
         #expect(encoded.scheme == "https")
@@ -33,12 +33,27 @@ struct APNsRequestEncoderTests {
         #expect(encoded.body == ByteBuffer(string: #"{"aps":{}}"#))
     }
 
+    @Test("the shared block follows changes of the job's headers and of the token")
+    func cacheFollowsChanges() throws {
+        var encoder = APNsRequestEncoder(authority: "api.push.apple.com", scheme: "https")
+        let payload = ByteBuffer(string: "{}")
+        let first = try APNsRequest(token: self.token, topic: "com.example.a", pushType: .alert, payload: payload)
+        let second = try APNsRequest(token: self.token, topic: "com.example.b", pushType: .alert, payload: payload)
+        let old = APNsAuthorization(jwt: "old.token.value", issuedAt: 1)
+        let new = APNsAuthorization(jwt: "new.token.value", issuedAt: 2)
+        #expect(encoder.encode(first, token: old.headerValue).headers.first(name: "apns-topic") == "com.example.a")
+        #expect(encoder.encode(second, token: old.headerValue).headers.first(name: "apns-topic") == "com.example.b")
+        #expect(encoder.encode(second, token: new.headerValue).headers.first(name: "authorization") == "bearer new.token.value")
+        #expect(!encoder.encode(second, token: nil).headers.contains(name: "authorization"))
+        #expect(encoder.encode(first, token: old.headerValue).headers.count == 8)
+    }
+
     @Test("certificate connections send no authorization; without apns-id APNs assigns one")
     func minimal() throws {
-        let encoder = APNsRequestEncoder(authority: "127.0.0.1:2197", scheme: "http")
+        var encoder = APNsRequestEncoder(authority: "127.0.0.1:2197", scheme: "http")
         let request = try APNsRequest(
             token: self.token, topic: "com.example.salvo", pushType: .background, payload: ByteBuffer(string: "{}"))
-        let encoded = encoder.encode(request, authorization: nil)
+        let encoded = encoder.encode(request, token: nil)
         #expect(!encoded.headers.contains(name: "authorization"))
         #expect(!encoded.headers.contains(name: "apns-id"))
         #expect(encoded.headers.first(name: "apns-priority") == "5")
@@ -46,18 +61,19 @@ struct APNsRequestEncoderTests {
         #expect(encoded.scheme == "http")
     }
 
-    @Test("the response's apns-id is parsed only when none was sent; apns-unique-id always")
+    @Test("the response's apns-id is parsed only when none was sent; apns-unique-id only in the sandbox")
     func responseIDs() throws {
         let sent = try #require(APNsID("00000000-0000-4000-8000-000000000001"))
         let assigned = "00000000-0000-4000-8000-000000000002"
         let unique = "00000000-0000-4000-8000-000000000003"
         let http2 = HTTP2Response(status: 200, headers: ["apns-id": assigned, "apns-unique-id": unique])
-        #expect(APNsResponse(http2, sentAPNsID: sent).apnsID == sent)
-        #expect(APNsResponse(http2, sentAPNsID: nil).apnsID == APNsID(assigned))
-        #expect(APNsResponse(http2, sentAPNsID: nil).apnsUniqueID == APNsID(unique))
+        #expect(APNsResponse(http2, sentAPNsID: sent, readsUniqueID: true).apnsID == sent)
+        #expect(APNsResponse(http2, sentAPNsID: nil, readsUniqueID: true).apnsID == APNsID(assigned))
+        #expect(APNsResponse(http2, sentAPNsID: nil, readsUniqueID: true).apnsUniqueID == APNsID(unique))
+        #expect(APNsResponse(http2, sentAPNsID: nil, readsUniqueID: false).apnsUniqueID == nil)
         let rejected = APNsResponse(
             HTTP2Response(status: 410, body: ByteBuffer(string: #"{"reason":"Unregistered","timestamp":1700000000000}"#)),
-            sentAPNsID: sent)
+            sentAPNsID: sent, readsUniqueID: false)
         #expect(rejected.reason == .unregistered)
         #expect(rejected.timestampMilliseconds == 1_700_000_000_000)
     }

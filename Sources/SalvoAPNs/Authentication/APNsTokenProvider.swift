@@ -61,8 +61,14 @@ public final class APNsTokenProvider<C: Clock>: Sendable where C.Duration == Dur
     /// APNs answered ExpiredProviderToken to `token` on `connection`: forces one refresh of that
     /// token and says where to replay.
     public func expiredProviderTokenReceived(on connection: APNsConnectionID, token: APNsAuthorization) -> APNsExpiredTokenAction {
+        expiredProviderTokenReceived(on: connection, generation: token.generation)
+    }
+
+    /// The same for a caller that kept only the token's generation (a connection with thousands
+    /// of requests in flight keeps a number per request, not a copy of the token).
+    func expiredProviderTokenReceived(on connection: APNsConnectionID, generation: UInt64) -> APNsExpiredTokenAction {
         let now = clock.now
-        return state.withLock { $0.expiredTokenReported(by: connection, generation: token.generation, now: now) }
+        return state.withLock { $0.expiredTokenReported(by: connection, generation: generation, now: now) }
     }
 
     /// Forgets a closed connection's bookkeeping.

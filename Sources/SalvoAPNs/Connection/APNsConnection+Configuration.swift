@@ -34,10 +34,17 @@ extension APNsConnection {
         public var keepaliveInterval: Duration = .seconds(60)
         /// A PING not acknowledged within this time closes the connection. Default: 20 s.
         public var keepaliveTimeout: Duration = .seconds(20)
-        /// nghttp2 session settings. Default: `HTTP2SessionHandler.Configuration()`.
-        public var http2 = HTTP2SessionHandler.Configuration()
+        /// nghttp2 session settings. Default: `HTTP2SessionHandler.Configuration()` keeping only
+        /// the response headers APNs defines (`apns-id`, `apns-unique-id`).
+        public var http2 = Self.defaultHTTP2
 
         public init() {}
+
+        private static var defaultHTTP2: HTTP2SessionHandler.Configuration {
+            var configuration = HTTP2SessionHandler.Configuration()
+            configuration.keptResponseHeaders = ["apns-id", "apns-unique-id"]
+            return configuration
+        }
 
         /// The one validation place: throws ``APNsError/Code/invalidConfiguration`` naming the
         /// setting.

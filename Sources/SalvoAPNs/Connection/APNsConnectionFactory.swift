@@ -86,10 +86,12 @@ struct APNsConnectionFactory: APNsPoolConnectionFactory {
             authorizationSource: self.authorizationSource,
             configuration: self.configuration,
             metrics: self.metrics,
+            readsUniqueID: self.environment.kind == .sandbox,
             logger: self.logger,
             onSetup: completion
         )
         handler.delegate = delegate
+        session.responseDelegate = handler.responseRelay
         // The bootstrap's group is this event loop, so the initializer runs here too.
         let handlers = NIOLoopBound((session, handler), eventLoop: self.eventLoop)
         let sslContext = self.sslContext

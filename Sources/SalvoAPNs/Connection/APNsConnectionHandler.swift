@@ -15,16 +15,36 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
     /// Client mode delivers no inbound messages; events arrive as user events.
     typealias InboundIn = HTTP2ReceivedRequest
 
+    /// What the connection remembers of a request until its response: where the result goes,
+    /// and what reading the response needs. Its slot is the request's tag in the session.
+    private struct InFlight {
+        enum Completion {
+            /// The pool's request, reported through the delegate with the pool's tag.
+            case tag(UInt64)
+            /// A direct caller (`APNsConnection.send`).
+            case closure((APNsConnectionResult) -> Void)
+        }
+
+        var completion: Completion
+        var sentAPNsID: APNsID?
+        var tokenGeneration: UInt64?
+    }
+
     let id: APNsConnectionID
     private let session: HTTP2SessionHandler
-    private let encoder: APNsRequestEncoder
+    private var encoder: APNsRequestEncoder
     private let authorizationSource: APNsAuthorizationSource?
     private let configuration: APNsConnection.Configuration
     private let metrics: APNsPoolMetrics?
     private let logger: Logger
-    weak var delegate: (any APNsPoolConnectionDelegate)?
+    /// The pool. Held strongly until the channel is gone and every request was reported: a weak
+    /// reference would give the pool a side table, and every retain of it would take the slow path.
+    var delegate: (any APNsPoolConnectionDelegate)?
 
+    /// Set as the session's `responseDelegate` (see ``APNsResponseRelay`` for why not `self`).
+    private(set) var responseRelay: APNsResponseRelay!
     private var stateMachine = APNsConnection.StateMachine()
+    private var inFlight = APNsSlotTable<InFlight>()
     private var context: ChannelHandlerContext?
     private(set) var maxConcurrentStreams = 0
     /// Called once when the connection is ready or its setup failed.
@@ -34,7 +54,15 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
     private var setupTimer: Scheduled<Void>?
     private var keepaliveTimer: Scheduled<Void>?
     private var drainTimer: Scheduled<Void>?
-    private var isFlushScheduled = false
+    /// The provider token last handed to this connection (its header value and generation),
+    /// reused for `authorizationReuse`: the provider's bookkeeping (a lock, a clock read, a table
+    /// lookup) then runs once a second per connection instead of per request. An
+    /// ExpiredProviderToken answer drops it at once.
+    private var authorization: (headerValue: [UInt8], generation: UInt64, until: NIODeadline)?
+    /// `until` is compared with request deadlines, which all lie one request timeout ahead.
+    private static let authorizationReuse = TimeAmount.seconds(1)
+    /// Whether responses carry `apns-unique-id` (only Apple's sandbox sends it).
+    private let readsUniqueID: Bool
 
     init(
         id: APNsConnectionID,
@@ -43,10 +71,12 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
         authorizationSource: APNsAuthorizationSource?,
         configuration: APNsConnection.Configuration,
         metrics: APNsPoolMetrics?,
+        readsUniqueID: Bool,
         logger: Logger,
         onSetup: @escaping (Result<APNsConnectionHandler, APNsError>) -> Void
     ) {
         self.id = id
+        self.readsUniqueID = readsUniqueID
         self.session = session
         self.encoder = encoder
         self.authorizationSource = authorizationSource
@@ -56,6 +86,7 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
         logger[metadataKey: "apns-connection"] = "\(id.rawValue)"
         self.logger = logger
         self.onSetup = onSetup
+        self.responseRelay = APNsResponseRelay(handler: self)
     }
 
     /// The channel, once the handler is in a pipeline.
@@ -63,29 +94,31 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
 
     // MARK: APNsPoolConnection
 
+    func submit(_ request: APNsRequest, deadline: NIODeadline, tag: UInt64) {
+        self.submit(request, deadline: deadline, completion: .tag(tag))
+    }
+
+    /// For a direct caller: `completion` runs once, on the event loop.
     func submit(_ request: APNsRequest, deadline: NIODeadline, completion: @escaping (APNsConnectionResult) -> Void) {
-        guard self.stateMachine.acceptsRequests, let context = self.context else {
-            completion(.failed(.notSent("\(self.id) does not accept requests (\(self.stateMachine.state))")))
+        self.submit(request, deadline: deadline, completion: .closure(completion))
+    }
+
+    private func submit(_ request: APNsRequest, deadline: NIODeadline, completion: InFlight.Completion) {
+        guard self.stateMachine.acceptsRequests, self.context != nil else {
+            self.complete(completion, .failed(.notSent("\(self.id) does not accept requests (\(self.stateMachine.state))")))
             return
         }
-        let authorization: APNsAuthorization?
-        if let source = self.authorizationSource {
-            do {
-                authorization = try source.authorization(self.id)
-            } catch {
-                completion(.failed(error))
-                return
-            }
-        } else {
-            authorization = nil
+        do {
+            try self.refreshAuthorization(deadline: deadline)
+        } catch {
+            self.complete(completion, .failed(error))
+            return
         }
-        let promise = context.eventLoop.makePromise(of: HTTP2Response.self)
-        self.session.submit(self.encoder.encode(request, authorization: authorization), deadline: deadline, promise: promise)
-        let apnsID = request.apnsID
-        promise.futureResult.assumeIsolated().whenComplete { result in
-            self.complete(result, sentAPNsID: apnsID, authorization: authorization, completion: completion)
-        }
-        self.scheduleFlush()
+        let slot = self.inFlight.insert(
+            InFlight(completion: completion, sentAPNsID: request.apnsID, tokenGeneration: self.authorization?.generation))
+        let http2Request = self.encoder.encode(request, token: self.authorization?.headerValue)
+        // The session handler flushes at the end of the read burst or of this event-loop tick.
+        self.session.submit(http2Request, deadline: deadline, tag: UInt64(slot))
     }
 
     func retire() {
@@ -132,11 +165,19 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.channelWentAway()
+        // The session handler fails every stream it knows; anything left never reached it.
+        for request in self.inFlight.removeAll() {
+            self.complete(request.completion, .failed(.notSent("\(self.id) left the pipeline")))
+        }
         self.context = nil
+        self.delegate = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         self.channelWentAway()
+        // Not from channelWentAway: called while a completion is delivered, it would drop the
+        // pool before that completion reaches it.
+        self.releaseDelegateIfDone()
         context.fireChannelInactive()
     }
 
@@ -219,43 +260,51 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
 
     // MARK: Requests
 
-    private func complete(
-        _ result: Result<HTTP2Response, any Error>,
-        sentAPNsID: APNsID?,
-        authorization: APNsAuthorization?,
-        completion: (APNsConnectionResult) -> Void
-    ) {
+    func http2Response(_ result: Result<HTTP2Response, HTTP2Error>, tag: UInt64) {
+        guard let request = self.inFlight.remove(Int(tag)) else { return }
         switch result {
         case .success(let http2Response):
-            let response = APNsResponse(http2Response, sentAPNsID: sentAPNsID)
-            if response.status == 403, response.reason == .expiredProviderToken, let authorization,
+            let response = APNsResponse(http2Response, sentAPNsID: request.sentAPNsID, readsUniqueID: self.readsUniqueID)
+            if response.status == 403, response.reason == .expiredProviderToken, let generation = request.tokenGeneration,
                 let source = self.authorizationSource
             {
-                completion(.expiredProviderToken(response, source.expired(self.id, authorization)))
+                self.authorization = nil
+                self.complete(request.completion, .expiredProviderToken(response, source.expired(self.id, generation)))
             } else {
-                completion(.response(response))
+                self.complete(request.completion, .response(response))
             }
         case .failure(let error):
             // A dying channel fails its streams before channelInactive reaches this handler: tell
             // the pool first, so replays go elsewhere.
             if !(self.context?.channel.isActive ?? false) { self.channelWentAway() }
-            completion(.failed(Self.apnsError(error)))
+            self.complete(request.completion, .failed(Self.apnsError(error)))
         }
     }
 
-    /// One flush per event-loop tick for however many requests were submitted in it (inside a
-    /// read burst the session handler flushes at the burst's end anyway).
-    private func scheduleFlush() {
-        guard !self.isFlushScheduled, let context = self.context else { return }
-        self.isFlushScheduled = true
-        context.eventLoop.assumeIsolated().execute {
-            self.isFlushScheduled = false
-            self.session.flush()
+    private func complete(_ completion: InFlight.Completion, _ result: APNsConnectionResult) {
+        switch completion {
+        case .tag(let tag): self.delegate?.connection(self.id, completed: tag, with: result)
+        case .closure(let closure): closure(result)
         }
+        self.releaseDelegateIfDone()
     }
 
-    static func apnsError(_ error: any Error) -> APNsError {
-        guard let error = error as? HTTP2Error else { return .connectionLost(String(describing: error)) }
+    /// The pool is released once the channel is gone and every request was reported to it.
+    private func releaseDelegateIfDone() {
+        if self.stateMachine.state == .closed, self.inFlight.isEmpty { self.delegate = nil }
+    }
+
+    /// Asks the provider for the token when the cached one is older than `authorizationReuse`.
+    /// Time is read from the request's deadline (now + the request timeout) rather than the clock:
+    /// one clock read less per request.
+    private func refreshAuthorization(deadline: NIODeadline) throws(APNsError) {
+        guard let source = self.authorizationSource else { return }
+        if let cached = self.authorization, deadline < cached.until { return }
+        let token = try source.authorization(self.id)
+        self.authorization = (token.headerValue, token.generation, deadline + Self.authorizationReuse)
+    }
+
+    static func apnsError(_ error: HTTP2Error) -> APNsError {
         switch error.code {
         case .notSent: return .notSent(error.message)
         case .timeout: return APNsError(code: .timedOut, message: "no answer from APNs before the deadline", underlying: error.message)

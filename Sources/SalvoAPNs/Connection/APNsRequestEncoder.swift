@@ -1,43 +1,73 @@
 import NIOCore
 import SalvoHTTP2
 
-/// Turns an ``APNsRequest`` into the HTTP/2 request a connection sends, with one allocation for
-/// the whole header block: the pseudo-header fields that never change on a connection
-/// (`:method`, `:scheme`, `:authority`) are encoded once and copied as bytes, the job's shared
-/// fields and the token path are already bytes, and the payload buffer is shared, not copied.
-struct APNsRequestEncoder: Sendable {
-    private let prefix: HTTP2Headers
-    private let prefixSize: Int
+/// Turns an ``APNsRequest`` into the HTTP/2 request a connection sends, writing as few pieces as
+/// possible into one header block: `:path`, then a cached block holding every field that repeats
+/// from request to request — `:method`, `:scheme`, `:authority`, the job's fields, the bearer
+/// token — then the request's `apns-id`. The cache is rebuilt when the job's fields or the token
+/// change; checking that is cheap because the requests of one job, and those sharing a token,
+/// share their arrays (array equality tests buffer identity first). The payload buffer is shared,
+/// not copied. Pseudo-header fields stay first, as HTTP/2 requires (their order among themselves
+/// is free).
+struct APNsRequestEncoder {
+    /// Length bytes `HTTP2Headers` stores per field.
+    private static let entryOverhead = 6
 
-    /// Header bytes reserved per request beyond the prefix, path and bearer token: the job's
-    /// fields and `apns-id` fit, so the block is never reallocated while being built.
-    private static let fieldAllowance = 320
+    private let authority: String
+    private let scheme: String
+    // The cache, kept as separate properties so that using it copies no more than the block.
+    private var sharedFields: [APNsHeaderField]?
+    private var sharedToken: [UInt8]?
+    private var sharedBlock = HTTP2Headers()
+    /// Holds the request's `apns-id` text while it is copied into the header block.
+    private var idScratch = ByteBuffer()
+    /// The header block of the request being encoded, reused from request to request: once the
+    /// previous request was submitted (nghttp2 copies the fields), it is this encoder's alone again.
+    private var headers = HTTP2Headers()
 
     init(authority: String, scheme: String) {
-        var prefix = HTTP2Headers(minimumCapacity: 64 + authority.utf8.count)
-        prefix.add(name: ":method", value: "POST")
-        prefix.add(name: ":scheme", value: scheme)
-        prefix.add(name: ":authority", value: authority)
-        self.prefix = prefix
-        // Three entries of 6 length bytes, the names (7 + 7 + 10), method, scheme and authority.
-        self.prefixSize = 3 * 6 + 24 + 4 + scheme.utf8.count + authority.utf8.count
+        self.authority = authority
+        self.scheme = scheme
+        self.idScratch.reserveCapacity(APNsID.textLength)
     }
 
-    func encode(_ request: APNsRequest, authorization: APNsAuthorization?) -> HTTP2Request {
+    /// - Parameter token: the `authorization` value (`bearer <JWT>`), nil for certificate auth.
+    mutating func encode(_ request: APNsRequest, token: [UInt8]?) -> HTTP2Request {
+        if self.sharedToken != token || self.sharedFields != request.headers.fields {
+            self.rebuild(fields: request.headers.fields, token: token)
+        }
         let path = request.path
-        var headers = HTTP2Headers(
-            minimumCapacity: self.prefixSize + Self.fieldAllowance + path.count + (authorization?.headerValue.count ?? 0))
-        headers.add(contentsOf: self.prefix)
-        headers.add(name: ":path", value: path)
-        for field in request.headers.fields {
-            headers.add(name: field.name, value: field.value)
-        }
+        self.headers.removeAll(keepingCapacity: true)
+        self.headers.add(name: ":path", value: path)
+        self.headers.add(contentsOf: self.sharedBlock)
         if let apnsID = request.apnsID {
-            headers.add(name: APNsHeaderField.Name.apnsID, value: apnsID.headerValue)
+            self.idScratch.clear()
+            self.idScratch.writeWithUnsafeMutableBytes(minimumWritableBytes: APNsID.textLength) { buffer in
+                apnsID.write(into: buffer)
+                return APNsID.textLength
+            }
+            self.headers.add(name: "apns-id", value: self.idScratch)
         }
-        if let authorization {
-            headers.add(name: APNsHeaderField.Name.authorization, value: authorization.headerValue)
+        return HTTP2Request(headers: self.headers, body: request.payload)
+    }
+
+    private mutating func rebuild(fields: [APNsHeaderField], token: [UInt8]?) {
+        var size = 3 * Self.entryOverhead + ":method".utf8.count + "POST".utf8.count + ":scheme".utf8.count
+            + self.scheme.utf8.count + ":authority".utf8.count + self.authority.utf8.count
+        for field in fields { size += Self.entryOverhead + field.name.count + field.value.count }
+        if let token { size += Self.entryOverhead + APNsHeaderField.Name.authorization.count + token.count }
+        var block = HTTP2Headers(minimumCapacity: size)
+        block.add(name: ":method", value: "POST")
+        block.add(name: ":scheme", value: self.scheme)
+        block.add(name: ":authority", value: self.authority)
+        for field in fields {
+            block.add(name: field.name, value: field.value)
         }
-        return HTTP2Request(headers: headers, body: request.payload)
+        if let token {
+            block.add(name: APNsHeaderField.Name.authorization, value: token)
+        }
+        self.sharedFields = fields
+        self.sharedToken = token
+        self.sharedBlock = block
     }
 }

@@ -81,30 +81,47 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     /// Canonical lowercase text as header value bytes.
     public var headerValue: [UInt8] {
         [UInt8](unsafeUninitializedCapacity: Self.textLength) { buffer, count in
-            count = self.write(into: UnsafeMutableBufferPointer(rebasing: buffer[...]))
+            self.write(into: UnsafeMutableRawBufferPointer(buffer))
+            count = Self.textLength
+        }
+    }
+
+    /// Writes the canonical lowercase text into the first ``textLength`` bytes of `buffer`, for
+    /// callers encoding a header without an array per id (every request of a campaign has one).
+    public func write(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= Self.textLength, "an apns-id needs \(Self.textLength) bytes")
+        let base = buffer.baseAddress!
+        // 8-4-4 digits from `high`, then 4-12 from `low`, dashes between the groups.
+        Self.writeHex(self.high >> 32, digits: 8, at: base)
+        base.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 8, as: UInt8.self)
+        Self.writeHex(self.high >> 16, digits: 4, at: base + 9)
+        base.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 13, as: UInt8.self)
+        Self.writeHex(self.high, digits: 4, at: base + 14)
+        base.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 18, as: UInt8.self)
+        Self.writeHex(self.low >> 48, digits: 4, at: base + 19)
+        base.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 23, as: UInt8.self)
+        Self.writeHex(self.low, digits: 12, at: base + 24)
+    }
+
+    /// Writes the `digits` lowest nibbles of `value` as lowercase hex, most significant first.
+    private static func writeHex(_ value: UInt64, digits: Int, at target: UnsafeMutableRawPointer) {
+        var value = value
+        var offset = digits - 1
+        while offset >= 0 {
+            let nibble = UInt8(truncatingIfNeeded: value & 0xF)
+            target.storeBytes(of: nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble, toByteOffset: offset, as: UInt8.self)
+            value >>= 4
+            offset -= 1
         }
     }
 
     /// The canonical text, written once (no intermediate byte array): servers answer an
     /// `apns-id` on every response.
     public var string: String {
-        String(unsafeUninitializedCapacity: Self.textLength) { self.write(into: $0) }
-    }
-
-    /// Writes the 36 characters of the canonical form; returns how many.
-    private func write(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var index = 0
-        for nibble in 0..<32 {
-            if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-                buffer[index] = UInt8(ascii: "-")
-                index += 1
-            }
-            let word = nibble < 16 ? high : low
-            let shift = UInt64(60 - (nibble % 16) * 4)
-            buffer[index] = ASCII.lowercaseHexDigit(UInt8(truncatingIfNeeded: (word >> shift) & 0xF))
-            index += 1
+        String(unsafeUninitializedCapacity: Self.textLength) { buffer in
+            self.write(into: UnsafeMutableRawBufferPointer(buffer))
+            return Self.textLength
         }
-        return index
     }
 
     /// The UUID version (4 for random, 5 for deterministic ids).

@@ -1,11 +1,26 @@
-/// One request the pool owes an outcome for, with what its replays need to know.
-struct APNsPendingRequest: Sendable {
-    var request: APNsRequest
+/// One request the pool owes an outcome for: a position in its caller's submission (the
+/// request itself stays in the caller's array, so moving this around costs one reference), and
+/// what its replays need to know.
+struct APNsPendingRequest {
+    let submission: APNsPoolSubmission
     /// Its position in the caller's batch, passed back with the outcome.
-    var index: Int
-    var sink: APNsOutcomeSink
+    let index: Int
     /// Times it was replayed after not being sent.
     var replays = 0
     /// Whether it was already replayed after ExpiredProviderToken (that happens once).
     var replayedWithRefreshedToken = false
+
+    init(_ submission: APNsPoolSubmission, index: Int) {
+        self.submission = submission
+        self.index = index
+    }
+
+    var request: APNsRequest { self.submission.requests[self.index] }
+
+    func deliver(_ outcome: APNsOutcome) {
+        switch self.submission.sink {
+        case .handler(let handler): handler(self.index, outcome)
+        case .single(let continuation): continuation.resume(returning: outcome)
+        }
+    }
 }

@@ -6,9 +6,10 @@ protocol APNsPoolConnection: AnyObject {
     var id: APNsConnectionID { get }
     /// The server's SETTINGS_MAX_CONCURRENT_STREAMS in force.
     var maxConcurrentStreams: Int { get }
-    /// Sends `request`; `completion` runs exactly once, on the event loop, possibly before this
-    /// returns (a request refused at once is `.failed(.notSent)`).
-    func submit(_ request: APNsRequest, deadline: NIODeadline, completion: @escaping (APNsConnectionResult) -> Void)
+    /// Sends `request`. Its result comes back exactly once, on the event loop, through the
+    /// delegate's `connection(_:completed:with:)` with `tag` — possibly before this returns (a
+    /// request refused at once is `.failed(.notSent)`).
+    func submit(_ request: APNsRequest, deadline: NIODeadline, tag: UInt64)
     /// Stops new requests with a GOAWAY of our own; in-flight ones finish, then it closes.
     func retire()
     /// Closes at once; in-flight requests fail.

@@ -1,5 +1,7 @@
-/// Connection events the pool reacts to, delivered on the event loop.
+/// What a connection tells its pool, on the event loop.
 protocol APNsPoolConnectionDelegate: AnyObject {
+    /// The request submitted with `tag` ended.
+    func connection(_ id: APNsConnectionID, completed tag: UInt64, with result: APNsConnectionResult)
     func connection(_ id: APNsConnectionID, maxConcurrentStreamsChanged value: Int)
     /// GOAWAY received or sent: route nothing new to it, replace it.
     func connectionDraining(_ id: APNsConnectionID)

@@ -17,11 +17,14 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
     private let queueTimeout: TimeAmount
 
     private(set) var stateMachine: APNsConnectionPool.StateMachine
-    private var connections: [APNsConnectionID: any APNsPoolConnection] = [:]
+    /// The open connections (a handful: a linear search beats hashing).
+    private var connections: [any APNsPoolConnection] = []
+    /// Requests in flight, by the tag their connection reports them back with.
+    private var inFlightRequests = APNsSlotTable<APNsPendingRequest>()
     private var queue: APNsPoolQueue
     private var isStarted = false
     private var isDrainingQueue = false
-    private(set) var inFlight = 0
+    var inFlight: Int { self.inFlightRequests.count }
     var queuedCount: Int { self.queue.count }
     private var reconnectTimers: [Int: Scheduled<Void>] = [:]
     private var queueTimer: Scheduled<Void>?
@@ -68,55 +71,60 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
     /// resumes `admitted` once every request left (at once when all fit).
     func submit(_ requests: [APNsRequest], sink: APNsOutcomeSink, admitted: CheckedContinuation<Void, Never>?) {
         self.start()
+        let submission = APNsPoolSubmission(requests: requests, sink: sink, admitted: admitted)
         guard self.stateMachine.lifecycle == .running else {
-            self.refuse(requests, from: 0, sink: sink, reason: "the pool is shut down")
-            admitted?.resume()
+            self.refuse(submission, reason: "the pool is shut down")
             return
         }
-        var next = 0
         // Callers already waiting go first: only an empty queue lets new requests straight through.
         if self.queue.isEmpty {
-            while next < requests.count, case .use(let id) = self.stateMachine.leaseStream() {
-                self.dispatch(APNsPendingRequest(request: requests[next], index: next, sink: sink), to: id)
-                next += 1
+            while submission.remaining > 0, case .use(let id) = self.stateMachine.leaseStream() {
+                self.dispatch(submission.take(), to: id)
             }
         }
-        guard next < requests.count else {
+        guard submission.remaining > 0 else {
             admitted?.resume()
             return
         }
         guard self.queue.hasRoomForCaller else {
-            self.refuse(requests, from: next, sink: sink, reason: "\(self.configuration.maximumWaitingCallers) callers already wait for stream credit")
-            admitted?.resume()
+            self.refuse(submission, reason: "\(self.configuration.maximumWaitingCallers) callers already wait for stream credit")
             return
         }
         if self.queue.isEmpty { self.queueProgress = self.eventLoop.now }
-        self.queue.append(APNsPoolSubmission(requests: requests, next: next, sink: sink, admitted: admitted))
+        self.queue.append(submission)
         self.metrics.queued.record(self.queue.count)
         self.armQueueTimer()
     }
 
-    private func refuse(_ requests: [APNsRequest], from start: Int, sink: APNsOutcomeSink, reason: String) {
-        for index in start..<requests.count {
+    /// Fails what is left of `submission` as not sent and resumes its caller.
+    private func refuse(_ submission: APNsPoolSubmission, reason: String) {
+        while submission.remaining > 0 {
             self.metrics.requestFailed(.notSent)
-            sink.deliver(.failed(.notSent(reason)), index: index)
+            submission.take().deliver(.failed(.notSent(reason)))
         }
+        submission.admitted?.resume()
     }
 
     private func dispatch(_ pending: APNsPendingRequest, to id: APNsConnectionID) {
-        guard let connection = self.connections[id] else {
+        guard let connection = self.connection(id) else {
             // The state machine only leases connections this table holds.
             preconditionFailure("leased \(id), which the pool does not hold")
         }
-        self.inFlight += 1
-        self.metrics.inFlight.record(self.inFlight)
-        connection.submit(pending.request, deadline: self.eventLoop.now + self.requestTimeout) { result in
-            self.completed(pending, result, on: id)
+        let tag = UInt64(self.inFlightRequests.insert(pending))
+        let deadline = self.eventLoop.now + self.requestTimeout
+        // Borrowed in place from the caller's array: `pending.request` would copy it (a retain
+        // per array and buffer it holds).
+        pending.submission.requests.withUnsafeBufferPointer { requests in
+            connection.submit(requests[pending.index], deadline: deadline, tag: tag)
         }
     }
 
+    private func connection(_ id: APNsConnectionID) -> (any APNsPoolConnection)? {
+        for connection in self.connections where connection.id == id { return connection }
+        return nil
+    }
+
     private func completed(_ pending: APNsPendingRequest, _ result: APNsConnectionResult, on id: APNsConnectionID) {
-        self.inFlight -= 1
         self.metrics.inFlight.record(self.inFlight)
         switch result {
         case .response(let response):
@@ -124,12 +132,12 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
             self.metrics.responseReceived(status: response.status)
             let outcome: APNsOutcome =
                 response.isAccepted ? .accepted(apnsID: response.apnsID, uniqueID: response.apnsUniqueID) : .rejected(response)
-            pending.sink.deliver(outcome, index: pending.index)
+            pending.deliver(outcome)
         case .expiredProviderToken(let response, let action):
             self.stateMachine.streamFinished(id, answered: true)
             self.metrics.responseReceived(status: response.status)
             if pending.replayedWithRefreshedToken {
-                pending.sink.deliver(.rejected(response), index: pending.index)
+                pending.deliver(.rejected(response))
             } else {
                 var replay = pending
                 replay.replayedWithRefreshedToken = true
@@ -147,7 +155,7 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
                 self.replay(replay)
             } else {
                 self.metrics.requestFailed(error.code)
-                pending.sink.deliver(.failed(error), index: pending.index)
+                pending.deliver(.failed(error))
             }
         }
         if !self.queue.isEmpty { self.drainQueue() }
@@ -165,7 +173,7 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
             self.armQueueTimer()
         case .refuse:
             self.metrics.requestFailed(.notSent)
-            pending.sink.deliver(.failed(.notSent("the pool shut down before the replay")), index: pending.index)
+            pending.deliver(.failed(.notSent("the pool shut down before the replay")))
         }
     }
 
@@ -213,7 +221,7 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
         self.metrics.queued.record(0)
         for pending in requests {
             self.metrics.requestFailed(.notSent)
-            pending.sink.deliver(.failed(.notSent(reason)), index: pending.index)
+            pending.deliver(.failed(.notSent(reason)))
         }
         for submission in submissions { submission.admitted?.resume() }
     }
@@ -230,7 +238,7 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
     private func connectFinished(slot: Int, _ result: Result<any APNsPoolConnection, APNsError>) {
         switch result {
         case .success(let connection):
-            self.connections[connection.id] = connection
+            self.connections.append(connection)
             let action = self.stateMachine.connectSucceeded(
                 slot: slot, id: connection.id, maxConcurrentStreams: connection.maxConcurrentStreams)
             self.run(action)
@@ -244,7 +252,7 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
 
     private func retire(_ id: APNsConnectionID) {
         let action = self.stateMachine.drain(id)
-        self.connections[id]?.retire()
+        self.connection(id)?.retire()
         self.run(action)
     }
 
@@ -264,7 +272,7 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
         case .creditAvailable:
             self.drainQueue()
         case .close(let id):
-            self.connections[id]?.close()
+            self.connection(id)?.close()
         case .shutdownComplete:
             self.queueTimer?.cancel()
             self.queueTimer = nil
@@ -285,6 +293,11 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
 
     // MARK: APNsPoolConnectionDelegate
 
+    func connection(_ id: APNsConnectionID, completed tag: UInt64, with result: APNsConnectionResult) {
+        guard let pending = self.inFlightRequests.remove(Int(tag)) else { return }
+        self.completed(pending, result, on: id)
+    }
+
     func connection(_ id: APNsConnectionID, maxConcurrentStreamsChanged value: Int) {
         self.logger.debug("APNs stream limit changed", metadata: ["connection": "\(id.rawValue)", "max-concurrent-streams": "\(value)"])
         self.run(self.stateMachine.maxConcurrentStreamsChanged(id, to: value))
@@ -295,7 +308,7 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
     }
 
     func connectionClosed(_ id: APNsConnectionID, error: APNsError?) {
-        self.connections[id] = nil
+        self.connections.removeAll { $0.id == id }
         if let error { self.logger.info("APNs connection closed", metadata: ["connection": "\(id.rawValue)", "error": "\(error.message)"]) }
         self.run(self.stateMachine.connectionClosed(id, random: self.random()))
     }
@@ -315,7 +328,7 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
         for (_, timer) in self.reconnectTimers { timer.cancel() }
         self.reconnectTimers.removeAll()
         self.failQueued(reason: "the pool is shutting down")
-        for id in action.retire { self.connections[id]?.retire() }
+        for id in action.retire { self.connection(id)?.retire() }
         self.run(action.isComplete ? .shutdownComplete : .none)
     }
 }

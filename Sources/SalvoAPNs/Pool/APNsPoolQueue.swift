@@ -34,8 +34,7 @@ struct APNsPoolQueue {
             return (replay, nil)
         }
         guard let head = self.submissions.first else { return nil }
-        let request = APNsPendingRequest(request: head.requests[head.next], index: head.next, sink: head.sink)
-        head.next += 1
+        let request = head.take()
         self.count -= 1
         if head.remaining == 0 {
             self.submissions.removeFirst()
@@ -48,10 +47,7 @@ struct APNsPoolQueue {
     mutating func removeAll() -> (requests: [APNsPendingRequest], submissions: [APNsPoolSubmission]) {
         var requests = Array(self.replays)
         for submission in self.submissions {
-            for index in submission.next..<submission.requests.count {
-                requests.append(APNsPendingRequest(request: submission.requests[index], index: index, sink: submission.sink))
-            }
-            submission.next = submission.requests.count
+            while submission.remaining > 0 { requests.append(submission.take()) }
         }
         let submissions = Array(self.submissions)
         self.replays.removeAll()

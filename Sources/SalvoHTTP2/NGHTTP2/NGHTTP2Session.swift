@@ -30,6 +30,8 @@ final class NGHTTP2Session {
         var settings: [(id: NGHTTP2SettingsID, value: UInt32)]
         /// The connection-level receive window (stream windows come from SETTINGS).
         var connectionWindowSize: Int
+        /// Header fields kept from received header blocks (lower-case names); nil keeps all.
+        var keptHeaderNames: [String]? = nil
     }
 
     private let session: OpaquePointer
@@ -41,6 +43,8 @@ final class NGHTTP2Session {
     /// Header block being assembled between `on_begin_headers` and `on_frame_recv`.
     private var headerBlock = HTTP2Headers()
     private var headerStatus: Int?
+    /// `Options.keptHeaderNames` as bytes, compared with every received name.
+    private let keptHeaderNames: [[UInt8]]?
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
     private var nameValueCapacity = 16
@@ -49,6 +53,7 @@ final class NGHTTP2Session {
 
     init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
         self.delegate = delegate
+        self.keptHeaderNames = options.keptHeaderNames.map { $0.map { Array($0.utf8) } }
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
 
         var callbacks: OpaquePointer?
@@ -291,7 +296,8 @@ final class NGHTTP2Session {
     private static let statusName: StaticString = ":status"
 
     func beginHeaders(streamID: Int32, isRequest: Bool) {
-        self.headerBlock = HTTP2Headers(minimumCapacity: 256)
+        // With a filter most blocks keep little or nothing: no capacity reserved up front.
+        self.headerBlock = self.keptHeaderNames == nil ? HTTP2Headers(minimumCapacity: 256) : HTTP2Headers()
         self.headerStatus = nil
         if isRequest {
             let slot = self.delegate.sessionPeerOpenedStream(streamID: streamID)
@@ -302,9 +308,15 @@ final class NGHTTP2Session {
     func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         if name.count == 7, self.headerStatus == nil, memcmp(name.baseAddress!, Self.statusName.utf8Start, 7) == 0 {
             self.headerStatus = Self.parseStatus(value)
-        } else {
+        } else if self.isKept(name) {
             self.headerBlock.add(name: name, value: value)
         }
+    }
+
+    private func isKept(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard let kept = self.keptHeaderNames else { return true }
+        for candidate in kept where candidate.count == name.count && candidate.elementsEqual(name) { return true }
+        return false
     }
 
     func endHeaders(streamID: Int32, endStream: Bool) {

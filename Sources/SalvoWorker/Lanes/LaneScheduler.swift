@@ -11,6 +11,8 @@ import DequeModule
 /// Work enters as whole units (a job of N notifications) and leaves one notification at a time,
 /// so a 100,000-token campaign is one queue entry, not 100,000.
 public struct LaneScheduler<Work: Sendable>: Sendable {
+    public typealias Configuration = LaneConfiguration
+
     /// One dispatch: notification `index` of `work`, from `lane`.
     public struct Slot: Sendable {
         public var work: Work

@@ -6,6 +6,7 @@ import NIOPosix
 import NIOSSL
 import SalvoAPNs
 import SalvoHTTP2
+import SalvoMockAPNs
 import Synchronization
 
 /// `salvo bench apns`: client CPU per request of the APNs pool against `h2load`, the C ceiling,
@@ -36,12 +37,18 @@ struct BenchAPNsCommand: AsyncParsableCommand {
     @Option(help: "Requests per batch handed to the pool.")
     var batch = 1_000
 
+    @Option(help: "Rounds: the requests are split into this many pool runs, each followed by an h2load run.")
+    var rounds = 5
+
     static let topic = "com.example.salvo"
     static let token = String(repeating: "ab", count: 32)
+    static let apnsID = APNsID(high: 0x0123_4567_89ab_4def, low: 0x8123_4567_89ab_cdef)
 
     func run() async throws {
-        guard self.requests > 0, self.connections > 0, self.concurrency > 0, self.batch > 0, self.warmup >= 0 else {
-            throw ValidationError("requests, connections, concurrency and batch must be positive")
+        guard self.requests > 0, self.connections > 0, self.concurrency > 0, self.batch > 0, self.warmup >= 0,
+            (1...self.requests).contains(self.rounds)
+        else {
+            throw ValidationError("requests, connections, concurrency, batch and rounds (at most requests) must be positive")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-apns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -54,38 +61,42 @@ struct BenchAPNsCommand: AsyncParsableCommand {
         defer { server.kill() }
         try await Self.waitUntilListening(port: port)
 
-        let credential = try APNsTokenCredential.load(p8Path: files.signingKey, teamID: "BENCHTEAM1")
+        let credential = try files.material.tokenCredential()
         let provider = try APNsTokenProvider(credential: credential)
         let pool = try self.makePool(credential: credential, provider: provider, port: port, caPath: files.caCertificate)
+        // Like the worker's requests, each carries an apns-id (the worker's are deterministic per
+        // job and token); h2load sends the same header.
         let request = try APNsRequest(
             token: DeviceToken(hex: Self.token), topic: APNsTopic(Self.topic), pushType: .alert, priority: .immediate,
-            payload: ByteBuffer(bytes: files.payload))
+            apnsID: Self.apnsID, payload: ByteBuffer(bytes: files.payload))
 
+        // Alternate the two clients round by round, so that load from elsewhere on the machine
+        // drifting during the run weighs on both alike.
         _ = try await self.drive(pool, request: request, count: self.warmup)
-        let before = CPUTime.current(.process)
-        let start = ContinuousClock.now
-        let outcome = try await self.drive(pool, request: request, count: self.requests)
-        let clientWall = start.duration(to: .now)
-        let clientCPU = CPUTime.current(.process) - before
-        await pool.shutdown()
-        guard outcome.accepted == self.requests else {
-            throw ValidationError("the pool got \(outcome.accepted) of \(self.requests) requests accepted (\(outcome.other) other outcomes)")
-        }
-
         let jwt = try provider.authorization(for: .next()).jwt
-        let h2load = try self.runH2Load(port: port, jwt: jwt, body: files.payloadPath)
+        var client = Measurement()
+        var h2load = Measurement()
+        for round in 0..<self.rounds {
+            let count = self.requests / self.rounds + (round < self.requests % self.rounds ? 1 : 0)
+            let before = CPUTime.current(.process)
+            let start = ContinuousClock.now
+            let outcome = try await self.drive(pool, request: request, count: count)
+            client.add(requests: count, cpu: CPUTime.current(.process) - before, wall: start.duration(to: .now))
+            guard outcome.accepted == count else {
+                await pool.shutdown()
+                throw BenchFailure("the pool got \(outcome.accepted) of \(count) requests accepted (\(outcome.other) other outcomes)")
+            }
+            h2load.add(try self.runH2Load(requests: count, port: port, jwt: jwt, body: files.payloadPath))
+        }
+        await pool.shutdown()
 
-        let clientPer100k = clientCPU / Double(self.requests) * 100_000
-        let h2loadPer100k = h2load.cpu / Double(self.requests) * 100_000
-        let clientRate = Double(self.requests) / Self.seconds(clientWall)
         print(
-            "apns client: \(Self.format(clientPer100k)) CPU-s/100k, h2load: \(Self.format(h2loadPer100k)) CPU-s/100k, "
-                + "ratio \(Self.format(clientPer100k / h2loadPer100k, digits: 2))")
+            "apns client: \(Self.format(client.cpuPer100k)) CPU-s/100k, h2load: \(Self.format(h2load.cpuPer100k)) CPU-s/100k, "
+                + "ratio \(Self.format(client.cpuPer100k / h2load.cpuPer100k, digits: 2))")
         print(
-            "  details: \(self.requests) requests, \(self.connections) connection(s) x \(self.concurrency) streams, TLS, "
-                + "pool \(Int(clientRate)) req/s wall (\(Self.format(clientCPU)) CPU-s), "
-                + "h2load \(Int(h2load.rate)) req/s wall (\(Self.format(h2load.cpu)) CPU-s), "
-                + "libnghttp2 \(NGHTTP2Library.version)")
+            "  details: \(self.requests) requests each in \(self.rounds) alternating rounds, \(self.connections) connection(s) x "
+                + "\(self.concurrency) streams, TLS; pool \(Int(client.rate)) req/s wall (\(Self.format(client.cpu)) CPU-s), "
+                + "h2load \(Int(h2load.rate)) req/s wall (\(Self.format(h2load.cpu)) CPU-s); libnghttp2 \(NGHTTP2Library.version)")
     }
 
     // MARK: The pool
@@ -120,7 +131,7 @@ struct BenchAPNsCommand: AsyncParsableCommand {
         }
         let deadline = ContinuousClock.now + .seconds(120)
         while tally.counts.total < count {
-            guard ContinuousClock.now < deadline else { throw ValidationError("outcomes missing after 120 s") }
+            guard ContinuousClock.now < deadline else { throw BenchFailure("outcomes missing after 120 s") }
             try await Task.sleep(for: .milliseconds(2))
         }
         return tally.counts
@@ -128,24 +139,25 @@ struct BenchAPNsCommand: AsyncParsableCommand {
 
     // MARK: h2load
 
-    private func runH2Load(port: Int, jwt: String, body: String) throws -> (cpu: Double, rate: Double) {
+    private func runH2Load(requests: Int, port: Int, jwt: String, body: String) throws -> Measurement {
         let before = CPUTime.current(.children)
         let start = ContinuousClock.now
         let output = try BenchProcess.run(
             "/usr/bin/h2load",
             [
-                "-n", String(self.requests), "-c", String(self.connections), "-m", String(self.concurrency),
+                "-n", String(requests), "-c", String(self.connections), "-m", String(self.concurrency),
                 "-d", body,
                 "-H", "apns-topic: \(Self.topic)", "-H", "apns-push-type: alert", "-H", "apns-priority: 10",
-                "-H", "authorization: bearer \(jwt)",
+                "-H", "apns-id: \(Self.apnsID)", "-H", "authorization: bearer \(jwt)",
                 "https://127.0.0.1:\(port)/3/device/\(Self.token)",
             ])
-        let wall = Self.seconds(start.duration(to: .now))
-        let cpu = CPUTime.current(.children) - before
-        guard output.contains("\(self.requests) succeeded") else {
-            throw ValidationError("h2load did not succeed on every request:\n\(output)")
+        let wall = start.duration(to: .now)
+        guard output.contains("\(requests) succeeded") else {
+            throw BenchFailure("h2load did not succeed on every request:\n\(output)")
         }
-        return (cpu, Double(self.requests) / wall)
+        var measurement = Measurement()
+        measurement.add(requests: requests, cpu: CPUTime.current(.children) - before, wall: wall)
+        return measurement
     }
 
     // MARK: Helpers
@@ -167,16 +179,41 @@ struct BenchAPNsCommand: AsyncParsableCommand {
             }
             try await Task.sleep(for: .milliseconds(25))
         }
-        throw ValidationError("nghttpd did not start listening on port \(port)")
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        throw BenchFailure("nghttpd did not start listening on port \(port)")
     }
 
     private static func format(_ value: Double, digits: Int = 3) -> String {
         String(format: "%.\(digits)f", value)
     }
+}
+
+/// Requests, CPU and wall time of one client, summed over the rounds.
+private struct Measurement {
+    var requests = 0
+    var cpu = 0.0
+    var wall = Duration.zero
+
+    mutating func add(requests: Int, cpu: Double, wall: Duration) {
+        self.requests += requests
+        self.cpu += cpu
+        self.wall += wall
+    }
+
+    mutating func add(_ other: Measurement) {
+        self.add(requests: other.requests, cpu: other.cpu, wall: other.wall)
+    }
+
+    var cpuPer100k: Double { self.cpu / Double(self.requests) * 100_000 }
+    var rate: Double {
+        let (seconds, attoseconds) = self.wall.components
+        return Double(self.requests) / (Double(seconds) + Double(attoseconds) * 1e-18)
+    }
+}
+
+/// A failure of the benchmark's own machinery (a child process, a missing outcome).
+private struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// Counts outcomes from the pool's event loop.
@@ -203,60 +240,28 @@ private final class BenchTally: Sendable {
     }
 }
 
-/// User plus system CPU time, from getrusage.
-private enum CPUTime {
-    enum Who {
-        case process
-        /// Terminated children that were waited for.
-        case children
-    }
-
-    static func current(_ who: Who) -> Double {
-        var usage = rusage()
-        _ = getrusage(who == .process ? RUSAGE_SELF.rawValue : RUSAGE_CHILDREN.rawValue, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-}
-
-/// The benchmark's throw-away TLS material and request files, made with the openssl CLI.
+/// The benchmark's throw-away TLS material (the mock APNs's generator: a CA, a server certificate
+/// for 127.0.0.1, a provider-token key) and request files, in a temporary directory.
 private struct BenchFiles {
+    let material: MockTLSMaterial
     let caCertificate: String
     let serverCertificate: String
     let serverKey: String
-    let signingKey: String
     let documentRoot: String
     let payloadPath: String
     let payload: [UInt8]
 
     init(directory: URL) throws {
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        self.material = try MockTLSMaterial.generate(topic: BenchAPNsCommand.topic, hosts: ["127.0.0.1"])
         self.caCertificate = path("ca.pem")
         self.serverCertificate = path("server.pem")
         self.serverKey = path("server-key.pem")
-        self.signingKey = path("AuthKey_BENCHKEY01.p8")
         self.documentRoot = path("www")
         self.payloadPath = path("payload.json")
-        let ecKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        _ = try BenchProcess.run(
-            "/usr/bin/openssl",
-            ["req", "-x509"] + ecKey + [
-                "-keyout", path("ca-key.pem"), "-out", self.caCertificate, "-days", "1", "-subj", "/CN=Salvo Bench CA",
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
-            ])
-        _ = try BenchProcess.run(
-            "/usr/bin/openssl",
-            ["req"] + ecKey + ["-keyout", self.serverKey, "-out", path("server.csr"), "-subj", "/CN=localhost"])
-        try "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
-            .write(toFile: path("server.ext"), atomically: true, encoding: .utf8)
-        _ = try BenchProcess.run(
-            "/usr/bin/openssl",
-            [
-                "x509", "-req", "-in", path("server.csr"), "-CA", self.caCertificate, "-CAkey", path("ca-key.pem"),
-                "-CAcreateserial", "-days", "1", "-out", self.serverCertificate, "-extfile", path("server.ext"),
-            ])
-        _ = try BenchProcess.run(
-            "/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", self.signingKey])
+        try self.material.caCertificatePEM.write(toFile: self.caCertificate, atomically: true, encoding: .utf8)
+        try self.material.serverCertificatePEM.write(toFile: self.serverCertificate, atomically: true, encoding: .utf8)
+        try self.material.serverPrivateKeyPEM.write(toFile: self.serverKey, atomically: true, encoding: .utf8)
         let devices = directory.appendingPathComponent("www/3/device")
         try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: devices.appendingPathComponent(BenchAPNsCommand.token).path, contents: Data())
@@ -295,7 +300,7 @@ private struct BenchProcess {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ValidationError("\(path) failed with status \(process.terminationStatus):\n\(output)")
+            throw BenchFailure("\(path) failed with status \(process.terminationStatus):\n\(output)")
         }
         return output
     }

@@ -119,17 +119,9 @@ struct BenchKafkaCommand: AsyncParsableCommand {
 
     /// Runs `body` and returns the process CPU time (all threads) and wall time it took.
     private func measure(_ body: () async throws -> Void) async throws -> (cpu: Double, wall: Duration) {
-        let cpuBefore = Self.processCPUSeconds()
+        let cpuBefore = CPUTime.current(.process)
         let start = ContinuousClock.now
         try await body()
-        return (Self.processCPUSeconds() - cpuBefore, ContinuousClock.now - start)
-    }
-
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return user + system
+        return (CPUTime.current(.process) - cpuBefore, ContinuousClock.now - start)
     }
 }

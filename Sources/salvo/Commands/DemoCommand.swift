@@ -41,7 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
         let logger = CommandLogger.make(label: "salvo.demo", verbose: verbose)
         let topic = "salvo.jobs.priority.demo-\(UInt32.random(in: 0...UInt32.max))"
         let started = ContinuousClock.now
-        let cpuBefore = BenchKafkaCommand.processCPUSeconds()
+        let cpuBefore = CPUTime.current(.process)
 
         let cluster: KafkaEmbeddedCluster?
         let client: KafkaClientConfiguration
@@ -75,7 +75,7 @@ struct DemoCommand: AsyncParsableCommand {
             print("enqueued: \(jobs) per-user jobs on \(topic) (\(partitions) partitions), every one acknowledged by the broker")
 
             let summary = try await consumeJobs(topic: topic, client: client, logger: logger)
-            let cpu = BenchKafkaCommand.processCPUSeconds() - cpuBefore
+            let cpu = CPUTime.current(.process) - cpuBefore
             let wall = ContinuousClock.now - started
             print("consumed: \(summary.distinct) distinct jobs, \(summary.duplicates) duplicates, completed out of order in batches of 64")
             print("committed: \(summary.committed) of \(jobs) offsets (per partition: \(summary.perPartition))")

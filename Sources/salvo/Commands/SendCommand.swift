@@ -227,7 +227,7 @@ struct SendCommand: AsyncParsableCommand {
         var fields: [(String, String)] = [("environment", environment.description)]
         if let error = error as? APNsError {
             fields += [("error", error.code.description), ("message", error.message)]
-            if let underlying = error.underlying, error.code != .notSent { fields.append(("cause", underlying)) }
+            if let underlying = error.underlying, !error.message.contains(underlying) { fields.append(("cause", underlying)) }
         } else {
             fields += [("error", "unexpected"), ("message", String(describing: error))]
         }

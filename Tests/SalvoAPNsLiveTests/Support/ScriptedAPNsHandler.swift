@@ -13,6 +13,9 @@ final class ScriptedAPNsHandler: ChannelInboundHandler {
     /// The lowered SETTINGS went out; the next SETTINGS ACK puts them in force.
     private var loweredSettingsSent = false
     private var loweredSettingsAcknowledged = false
+    /// After the acknowledgement, the streams opened before it drained (a request arrived with no
+    /// other stream open): from here on the client must keep to the lowered limit.
+    private var drainedAfterLowering = false
     private var context: ChannelHandlerContext?
 
     init(server: ScriptedAPNsServer, session: HTTP2SessionHandler, connection: Int) {
@@ -40,8 +43,16 @@ final class ScriptedAPNsHandler: ChannelInboundHandler {
         }
         let (_, triggersFault) = self.server.received()
         if self.loweredSettingsAcknowledged {
+            // Requests delivered in the same read burst as the ACK were sent before it, so only
+            // count once the old streams drained.
             let open = self.session.openStreamCount
-            self.server.record { $0.maxOpenStreamsAfterLowering = max($0.maxOpenStreamsAfterLowering, open) }
+            if open <= 1 { self.drainedAfterLowering = true }
+            if self.drainedAfterLowering {
+                self.server.record {
+                    $0.maxOpenStreamsAfterLowering = max($0.maxOpenStreamsAfterLowering, open)
+                    $0.requestsAfterLowering += 1
+                }
+            }
         }
         if triggersFault, self.server.script.fault == .closeConnection {
             context.close(promise: nil)

@@ -38,8 +38,10 @@ final class ScriptedAPNsServer: Sendable {
         var ignoredAboveGoAway = 0
         var distinctJWTs: Set<String> = []
         /// Most streams open on a connection when a request arrived after its lowered SETTINGS
-        /// were acknowledged.
+        /// were acknowledged and the streams opened before drained.
         var maxOpenStreamsAfterLowering = 0
+        /// Requests counted in `maxOpenStreamsAfterLowering`.
+        var requestsAfterLowering = 0
         /// Requests answered per connection, in accept order.
         var answeredPerConnection: [Int] = []
     }

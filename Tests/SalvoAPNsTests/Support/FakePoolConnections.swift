@@ -9,7 +9,7 @@ final class FakeConnection: APNsPoolConnection, @unchecked Sendable {
     let id: APNsConnectionID
     var maxConcurrentStreams: Int
     weak var delegate: (any APNsPoolConnectionDelegate)?
-    private(set) var pending: [(request: APNsRequest, completion: (APNsConnectionResult) -> Void)] = []
+    private(set) var pending: [(request: APNsRequest, tag: UInt64)] = []
     private(set) var submittedCount = 0
     private(set) var isRetired = false
     private(set) var isClosed = false
@@ -20,9 +20,9 @@ final class FakeConnection: APNsPoolConnection, @unchecked Sendable {
         self.delegate = delegate
     }
 
-    func submit(_ request: APNsRequest, deadline: NIODeadline, completion: @escaping (APNsConnectionResult) -> Void) {
+    func submit(_ request: APNsRequest, deadline: NIODeadline, tag: UInt64) {
         self.submittedCount += 1
-        self.pending.append((request, completion))
+        self.pending.append((request, tag))
     }
 
     func retire() { self.isRetired = true }
@@ -35,8 +35,8 @@ final class FakeConnection: APNsPoolConnection, @unchecked Sendable {
     /// Answers the oldest request in flight.
     @discardableResult
     func answerFirst(_ result: APNsConnectionResult) -> APNsRequest {
-        let (request, completion) = self.pending.removeFirst()
-        completion(result)
+        let (request, tag) = self.pending.removeFirst()
+        self.delegate?.connection(self.id, completed: tag, with: result)
         return request
     }
 
@@ -57,7 +57,7 @@ final class FakeConnection: APNsPoolConnection, @unchecked Sendable {
         self.delegate?.connectionClosed(self.id, error: error)
         let pending = self.pending
         self.pending.removeAll()
-        for (_, completion) in pending { completion(.failed(.notSent("connection closed"))) }
+        for (_, tag) in pending { self.delegate?.connection(self.id, completed: tag, with: .failed(.notSent("connection closed"))) }
     }
 }
 

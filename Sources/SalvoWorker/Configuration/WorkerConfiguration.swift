@@ -1,0 +1,99 @@
+import SalvoAPNs
+import SalvoKafka
+
+/// Everything a worker runs with, as typed values: what `salvo worker --config FILE` reads (YAML
+/// plus `SALVO_*` environment overrides) and what tests build directly.
+///
+/// Each part carries its own defaults and range checks; ``validate()`` runs them all, so a
+/// worker refuses to start on a bad value instead of failing in the middle of a campaign.
+public struct WorkerConfiguration: Sendable {
+    /// Brokers, client id and any librdkafka property (`properties`), passed through unchanged.
+    public var kafka: KafkaClientConfiguration
+    /// Consumer group shared by every worker of a deployment. Default: `salvo-worker`.
+    public var groupID: String
+    public var topics: WorkerTopics
+    /// Apps by the name jobs use in their `app` field.
+    public var apps: [String: WorkerApp]
+    /// Weights of the per-user and campaign lanes, and how much each may queue.
+    public var lanes: LaneConfiguration
+    /// Backoff, batching and the memory bound of in-process retries.
+    public var retry: RetryScheduler.Configuration
+    /// Attempts and replays before dead-lettering.
+    public var outcomes: OutcomeClassifier.Configuration
+    /// Per device token: a runaway producer cannot storm one device; over-limit sends wait.
+    /// Default: 10/s, burst 20. nil disables it.
+    public var deviceRateLimit: RateLimit?
+    /// Largest job message, in bytes. Default: 16 MiB.
+    public var maximumJobBytes: Int
+    /// Most tokens in one job. Default: 500,000.
+    public var maximumTokens: Int
+    /// `/metrics`, `/health/live` and `/health/ready`; nil disables the listener.
+    /// Default: 127.0.0.1:9100 (bind 0.0.0.0 explicitly in containers).
+    public var operations: WorkerOperationsListener?
+    /// SIGTERM: how long to finish in-flight work, hand the rest to the retry topic and commit
+    /// before exiting anyway. Keep it below the orchestrator's grace period. Default: 25 s.
+    public var drainDeadline: Duration
+
+    public init(
+        kafka: KafkaClientConfiguration,
+        groupID: String = "salvo-worker",
+        topics: WorkerTopics = WorkerTopics(),
+        apps: [String: WorkerApp],
+        lanes: LaneConfiguration = LaneConfiguration(),
+        retry: RetryScheduler.Configuration = RetryScheduler.Configuration(),
+        outcomes: OutcomeClassifier.Configuration = OutcomeClassifier.Configuration(),
+        deviceRateLimit: RateLimit? = RateLimit(perSecond: 10, burst: 20),
+        maximumJobBytes: Int = 16 << 20,
+        maximumTokens: Int = 500_000,
+        operations: WorkerOperationsListener? = WorkerOperationsListener(),
+        drainDeadline: Duration = .seconds(25)
+    ) {
+        self.kafka = kafka
+        self.groupID = groupID
+        self.topics = topics
+        self.apps = apps
+        self.lanes = lanes
+        self.retry = retry
+        self.outcomes = outcomes
+        self.deviceRateLimit = deviceRateLimit
+        self.maximumJobBytes = maximumJobBytes
+        self.maximumTokens = maximumTokens
+        self.operations = operations
+        self.drainDeadline = drainDeadline
+    }
+
+    /// The job decoder's view: app profiles and size limits.
+    public var decoder: JobDecoder.Configuration {
+        JobDecoder.Configuration(
+            apps: apps.mapValues(\.profile), maximumJobBytes: maximumJobBytes, maximumTokens: maximumTokens)
+    }
+
+    /// Runs every part's checks; the first failure names the setting and the rule it breaks.
+    public func validate() throws(SalvoWorkerError) {
+        guard !kafka.brokers.isEmpty else { throw .invalidConfiguration("kafka: at least one broker is required") }
+        guard !groupID.isEmpty else { throw .invalidConfiguration("group id must not be empty") }
+        guard !apps.isEmpty else { throw .invalidConfiguration("at least one app is required") }
+        try topics.validate()
+        for (name, app) in apps.sorted(by: { $0.key < $1.key }) {
+            try app.validate(name: name)
+        }
+        try decoder.validate()
+        try lanes.validate()
+        try retry.validate()
+        try outcomes.validate()
+        try deviceRateLimit?.validate("device rate limit")
+        guard drainDeadline > .zero else { throw .invalidConfiguration("drain deadline must be positive, got \(drainDeadline)") }
+    }
+}
+
+/// Where the worker serves `/metrics` and its health checks.
+public struct WorkerOperationsListener: Sendable, Hashable {
+    public var host: String
+    /// 0 picks a free port (tests).
+    public var port: Int
+
+    public init(host: String = "127.0.0.1", port: Int = 9100) {
+        self.host = host
+        self.port = port
+    }
+}

@@ -1,0 +1,51 @@
+/// The Kafka topics a worker reads and writes (DESIGN.md "Topics"). Names are configurable so
+/// several deployments can share a cluster.
+public struct WorkerTopics: Sendable, Hashable {
+    /// Campaign lane input. Default: `salvo.jobs`.
+    public var jobs: String
+    /// Per-user lane input. Default: `salvo.jobs.priority`.
+    public var priority: String
+    /// Retries that could not be held in memory, with their due time; the worker consumes it too.
+    /// Default: `salvo.retry`.
+    public var retry: String
+    /// Invalid-token events, keyed by device token. Default: `salvo.feedback`.
+    public var feedback: String
+    /// Jobs and notifications that can never be delivered. Default: `salvo.dlq`.
+    public var deadLetter: String
+    /// One record per notification outcome, for audit; nil (the default) disables it.
+    public var outcomes: String?
+
+    public init(
+        jobs: String = "salvo.jobs",
+        priority: String = "salvo.jobs.priority",
+        retry: String = "salvo.retry",
+        feedback: String = "salvo.feedback",
+        deadLetter: String = "salvo.dlq",
+        outcomes: String? = nil
+    ) {
+        self.jobs = jobs
+        self.priority = priority
+        self.retry = retry
+        self.feedback = feedback
+        self.deadLetter = deadLetter
+        self.outcomes = outcomes
+    }
+
+    /// Every name set, outputs included.
+    public var all: [String] { [jobs, priority, retry, feedback, deadLetter] + (outcomes.map { [$0] } ?? []) }
+
+    /// Throws when a name is empty or not a legal Kafka topic name, or when two roles share a topic
+    /// (a worker reading its own feedback as jobs would dead-letter every event).
+    public func validate() throws(SalvoWorkerError) {
+        for name in all {
+            guard !name.isEmpty, name.count <= 249, name != ".", name != "..",
+                name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") })
+            else {
+                throw .invalidConfiguration("topic name \"\(name)\" is not a legal Kafka topic name ([A-Za-z0-9._-], 1…249 characters)")
+            }
+        }
+        guard Set(all).count == all.count else {
+            throw .invalidConfiguration("topics must be distinct, got \(all.joined(separator: ", "))")
+        }
+    }
+}
