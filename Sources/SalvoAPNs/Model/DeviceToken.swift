@@ -76,11 +76,16 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     /// Reads the token out of a request path (the mock server's side). Answers the reason APNs
     /// gives: `BadPath` when the path is not `/3/device/…`, `MissingDeviceToken` when the token is
     /// empty, `BadDeviceToken` when it is malformed.
+    ///
+    /// Inlinable for the same reason as ``init(hexBytes:)``: a server calls it for every request.
+    @inlinable
     public static func parse(path: some Collection<UInt8>) -> Result<DeviceToken, APNsReason> {
-        Self.contiguous(path, Self.parse(contiguousPath:))
+        if let result = path.withContiguousStorageIfAvailable(Self.parse(contiguousPath:)) { return result }
+        return Array(path).withUnsafeBufferPointer(Self.parse(contiguousPath:))
     }
 
-    private static func parse(contiguousPath path: UnsafeBufferPointer<UInt8>) -> Result<DeviceToken, APNsReason> {
+    @usableFromInline
+    static func parse(contiguousPath path: UnsafeBufferPointer<UInt8>) -> Result<DeviceToken, APNsReason> {
         guard path.starts(with: pathPrefix) else { return .failure(.badPath) }
         let hex = path.dropFirst(pathPrefix.count)
         if hex.isEmpty { return .failure(.missingDeviceToken) }
@@ -109,21 +114,9 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { hex }
 
-    /// Runs `body` on the bytes as one buffer. Callers in other modules pass their own collection
-    /// types (NIO's `ByteBufferView`, `Substring.UTF8View`), for which the generic code here
-    /// cannot be specialised: walking them byte by byte through protocol witnesses cost the mock
-    /// ~35 % of a request. Most collections are contiguous, so this is one dynamic call.
-    private static func contiguous<Result>(
-        _ bytes: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
-    ) -> Result {
-        if let result = bytes.withContiguousStorageIfAvailable(body) { return result }
-        return Array(bytes).withUnsafeBufferPointer(body)
-    }
-
     /// Validates and lowercases `hex` into a complete path, or nil if it is not a valid token.
     private static func path(forHex hex: some Collection<UInt8>) -> [UInt8]? {
-        // Generic only for slices of the buffer `contiguous` hands over, which the compiler
-        // specialises inside this module.
+        // Generic only for buffers and their slices, which the compiler specialises here.
         let count = hex.count
         guard count >= minimumHexLength, count <= maximumHexLength, count % 2 == 0 else { return nil }
         let prefix = pathPrefix

@@ -15,18 +15,16 @@ extension MockAPNsConnectionHandler {
         let authentication = MockAuthentication.resolve(
             certificateBundleID: certificateBundleID, requiresAuthentication: self.runtime.configuration.requiresAuthentication)
         self.authentication = authentication
-        self.validator = authentication.makeValidator()
+        self.validation.validator = authentication.makeValidator()
     }
 
     /// Apple's rules, authentication, the additional rule, then the scenario, first failure wins.
     func judge(_ request: HTTP2Request, receivedAt: Int64) -> MockAnswer {
-        let read = self.fieldReader.read(request.headers)
-        let fields = read.fields
         let push: APNsReceivedRequest
-        switch self.validator.inspect(
-            method: read.method, path: read.path, headers: fields, bodySize: request.body.readableBytes) {
+        let (verdict, apnsIDBytes) = self.validation.inspect(request.headers, bodySize: request.body.readableBytes)
+        switch verdict {
         case .rejected(let reason):
-            let echoed = fields.first { $0.name == APNsHeaderField.Name.apnsID }.flatMap { APNsID(headerValue: $0.value) }
+            let echoed = apnsIDBytes.flatMap { APNsID(headerValue: $0) }
             return .rejected(reason, apnsID: echoed ?? APNsID.random(using: &self.random), request: nil, timestampMilliseconds: nil)
         case .accepted(let accepted):
             push = accepted

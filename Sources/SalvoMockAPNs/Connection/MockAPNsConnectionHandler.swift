@@ -21,8 +21,7 @@ final class MockAPNsConnectionHandler: ChannelInboundHandler {
     var connection: MockConnectionStateMachine
     var providerToken = MockProviderTokenStateMachine()
     var authentication: MockAuthentication?
-    var validator = APNsRequestValidator()
-    var fieldReader = MockRequestFieldReader()
+    var validation = MockConnectionValidator()
     var random: MockRandom
     private var scenarioGeneration: Int
     var scenario: MockScenario

@@ -20,13 +20,30 @@ struct MockRequestFieldReader {
     struct Fields {
         var method: [UInt8]
         var path: [UInt8]
+        /// The APNs fields other than `apns-id`, in the order received.
         var fields: [APNsHeaderField]
+        /// The first `apns-id` value, and whether another followed it.
+        var apnsID: [UInt8]?
+        var apnsIDRepeated = false
+        /// Whether ``fields`` are byte for byte the previous request's on this reader.
+        var repeatsPrevious: Bool
+
+        /// Every APNs field, `apns-id` included (twice when repeated), for the validator.
+        var allFields: [APNsHeaderField] {
+            guard let apnsID else { return self.fields }
+            var all = self.fields
+            all.append(APNsHeaderField(name: APNsHeaderField.Name.apnsID, value: apnsID))
+            // Two are enough for the validator to see the duplicate.
+            if self.apnsIDRepeated { all.append(APNsHeaderField(name: APNsHeaderField.Name.apnsID, value: apnsID)) }
+            return all
+        }
     }
 
     /// Names held per reader: a global of another module costs a `swift_once` check per access.
+    /// A class, so taking it into the per-field closure is one retain rather than one per name.
     private let names = Names()
 
-    private struct Names {
+    private final class Names {
         let method = Array(":method".utf8)
         let path = Array(":path".utf8)
         let post = APNsRequest.method
@@ -47,7 +64,8 @@ struct MockRequestFieldReader {
         var path: [UInt8] = []
         var changed: [APNsHeaderField]?
         var matched = 0
-        var apnsIDs: (first: [UInt8]?, second: [UInt8]?) = (nil, nil)
+        var apnsID: [UInt8]?
+        var apnsIDRepeated = false
         let previous = self.previous
         let names = self.names
         headers.forEachField { name, value in
@@ -60,8 +78,7 @@ struct MockRequestFieldReader {
                 return
             }
             if known.count == names.apnsID.count {
-                // Two are enough for the validator to see the duplicate.
-                if apnsIDs.first == nil { apnsIDs.first = Array(value) } else { apnsIDs.second = Array(value) }
+                if apnsID == nil { apnsID = Array(value) } else { apnsIDRepeated = true }
                 return
             }
             if changed == nil {
@@ -73,18 +90,19 @@ struct MockRequestFieldReader {
             }
             changed!.append(APNsHeaderField(name: known, value: Array(value)))
         }
-        var fields: [APNsHeaderField]
+        let fields: [APNsHeaderField]
+        let repeats = changed == nil && matched == previous.count
         if let changed {
             fields = changed
-        } else if matched == previous.count {
+        } else if repeats {
             fields = previous
         } else {
             fields = Array(previous[0..<matched])
         }
         self.previous = fields
-        if let first = apnsIDs.first { fields.append(APNsHeaderField(name: names.apnsID, value: first)) }
-        if let second = apnsIDs.second { fields.append(APNsHeaderField(name: names.apnsID, value: second)) }
-        return Fields(method: method, path: path, fields: fields)
+        return Fields(
+            method: method, path: path, fields: fields, apnsID: apnsID, apnsIDRepeated: apnsIDRepeated,
+            repeatsPrevious: repeats)
     }
 
     /// The shared name constant when `name` is one of the headers the validator reads; nil
