@@ -116,8 +116,9 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     }
 
     /// Appends a field from bytes valid only for the duration of the call: one capacity check
-    /// and two copies, because this runs for every header of every request and response.
-    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    /// and two copies, because this runs for every header of every request and response (public
+    /// for servers writing a value into a stack buffer, such as the mock's `apns-id`).
+    public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         precondition(name.count <= Int(UInt16.max) && value.count <= Int(UInt32.max), "header field too long")
         let total = Self.entryHeaderSize + name.count + value.count
         // reserve + withVeryUnsafeMutableBytes + moveWriterIndex: measured cheaper than the
