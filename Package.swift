@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "SalvoAPNs", targets: ["SalvoAPNs"]),
         .library(name: "SalvoWorker", targets: ["SalvoWorker"]),
         .library(name: "SalvoMockAPNs", targets: ["SalvoMockAPNs"]),
+        .library(name: "SalvoLoadTest", targets: ["SalvoLoadTest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -88,7 +89,10 @@ let package = Package(
         ),
         .target(
             name: "SalvoWorker",
-            dependencies: ["SalvoAPNs", "SalvoKafka", nioCore, logging, metrics, dequeModule],
+            dependencies: [
+                "SalvoAPNs", "SalvoKafka", nioCore, nioPosix, nioSSL, nioHTTP1, logging, metrics, dequeModule, yams,
+                prometheus, serviceLifecycle,
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -100,12 +104,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The load generator and its measurement (`salvo loadtest`, and in-process for `salvo demo`).
+        .target(
+            name: "SalvoLoadTest",
+            dependencies: [
+                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", nioCore, logging, histogram, yams,
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: The executable
         .executableTarget(
             name: "salvo",
             dependencies: [
-                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", argumentParser, logging, serviceLifecycle,
-                nioCore, nioPosix, nioSSL,
+                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", "SalvoLoadTest", argumentParser, logging,
+                serviceLifecycle, nioCore, nioPosix, nioSSL,
             ],
             swiftSettings: swiftSettings
         ),
@@ -119,7 +132,7 @@ let package = Package(
         // Runs the built `salvo` executable as a subprocess against the test broker.
         .testTarget(
             name: "SalvoCLITests",
-            dependencies: ["SalvoKafka", logging],
+            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -148,7 +161,24 @@ let package = Package(
         ),
         .testTarget(
             name: "SalvoWorkerTests",
-            dependencies: ["SalvoWorker", "SalvoAPNs", nioCore],
+            dependencies: [
+                "SalvoWorker", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", nioCore, nioPosix, nioSSL, crypto, x509, prometheus,
+                serviceLifecycle, logging, metrics, yams,
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Parses the deployment artifacts (docker/, ops/), runs promtool on the alert rules and
+        // checks every metric they name against docs/metrics.md.
+        .testTarget(
+            name: "SalvoOpsTests",
+            dependencies: [yams],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SalvoLoadTestTests",
+            dependencies: [
+                "SalvoLoadTest", "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", nioCore, nioPosix, crypto, logging,
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

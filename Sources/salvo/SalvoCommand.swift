@@ -14,6 +14,8 @@ struct SalvoCommand: AsyncParsableCommand {
             MockAPNsCommand.self,
             BenchCommand.self,
             DemoCommand.self,
+            WorkerCommand.self,
+            LoadTestCommand.self,
         ]
     )
 }

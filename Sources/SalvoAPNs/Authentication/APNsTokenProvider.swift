@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 
 /// Hands out the provider token for one (team, key) to every connection that uses it, following
@@ -16,6 +17,10 @@ public final class APNsTokenProvider<C: Clock>: Sendable where C.Duration == Dur
     private let unixTime: @Sendable () -> Int64
     private let jitter: @Sendable () -> Double
     private let state: Mutex<APNsTokenStateMachine<C>>
+    /// Created once per provider (signing happens every 30–35 minutes, so the cost is nil; the
+    /// point is that operators see refreshes and, above all, signing failures per key).
+    private let refreshes: Counter
+    private let refreshFailures: Counter
 
     /// - Parameters:
     ///   - policy: When tokens are replaced. Default: ``APNsTokenRefreshPolicy/init(refreshAge:)``.
@@ -36,6 +41,9 @@ public final class APNsTokenProvider<C: Clock>: Sendable where C.Duration == Dur
         self.unixTime = unixTime
         self.jitter = jitter
         self.state = Mutex(APNsTokenStateMachine(policy: policy))
+        let dimensions = [("team", credential.teamID), ("key", credential.keyID)]
+        self.refreshes = Counter(label: "salvo_apns_token_refreshes_total", dimensions: dimensions)
+        self.refreshFailures = Counter(label: "salvo_apns_token_refresh_failures_total", dimensions: dimensions)
     }
 
     /// The token `connection` sends with its next request; signs a new one when one is due.
@@ -51,8 +59,10 @@ public final class APNsTokenProvider<C: Clock>: Sendable where C.Duration == Dur
                 signed = try signer.sign(issuedAt: unixTime())
             } catch {
                 state.withLock { $0.signingFailed() }
+                refreshFailures.increment()
                 throw error
             }
+            refreshes.increment()
             let fraction = jitter()
             return state.withLock { $0.tokenSigned(signed, by: connection, now: now, jitter: fraction) }
         }

@@ -121,6 +121,16 @@ public final class APNsConnectionPool: Sendable {
         }
     }
 
+    /// The batch hot path for a caller already on ``eventLoop`` (the worker's dispatch core, whose
+    /// pools share its loop): no hop, no task, no continuation. What current credit does not
+    /// admit waits in the pool's queue behind earlier callers, as with ``send(_:onOutcome:)``;
+    /// the caller bounds its own in-flight window so that queue stays short.
+    public func submit(_ requests: [APNsRequest], onOutcome: @escaping @Sendable (Int, APNsOutcome) -> Void) {
+        self.eventLoop.preconditionInEventLoop()
+        guard !requests.isEmpty else { return }
+        self.core.value.submit(requests, sink: .handler(onOutcome), admitted: nil)
+    }
+
     /// Stops taking requests (they fail as ``APNsError/Code/notSent``), fails those waiting for
     /// credit the same way, lets those in flight finish, closes every connection, and returns
     /// once all are closed.

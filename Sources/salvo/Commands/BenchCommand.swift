@@ -10,6 +10,7 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [
             BenchKafkaCommand.self,
             BenchAPNsCommand.self,
+            BenchWorkerCommand.self,
         ]
     )
 }

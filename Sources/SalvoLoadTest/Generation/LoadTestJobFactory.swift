@@ -1,0 +1,90 @@
+/// Turns arrivals into jobs: picks tokens, decides (by exact counting) which jobs are broken and
+/// which are produced twice, and writes the JSON.
+public struct LoadTestJobFactory: Sendable {
+    public let runID: String
+    private let scenario: LoadTestScenario
+    private let startMilliseconds: Int64
+    private let payload: String
+    private var tokens: LoadTestTokenSource
+    private var sequence = 0
+    private var badJobs = 0
+    private var goodJobs = 0
+    private var duplicates = 0
+
+    /// `startMilliseconds`: the wall-clock time of offset 0. Job ids are `<runID>-<n>`.
+    public init(scenario: LoadTestScenario, runID: String, startMilliseconds: Int64) {
+        self.scenario = scenario
+        self.runID = runID
+        self.startMilliseconds = startMilliseconds
+        self.payload = Self.payload(bytes: scenario.payloadBytes)
+        self.tokens = LoadTestTokenSource(
+            seed: scenario.seed, mockTokens: scenario.mockTokens,
+            unregistered: scenario.mix.unregistered, badDeviceToken: scenario.mix.badDeviceToken)
+    }
+
+    /// The jobs due at `arrival`: one, or the job and its duplicate.
+    public mutating func jobs(for arrival: LoadTestSchedule.Arrival) throws(LoadTestError) -> [LoadTestJob] {
+        let id = "\(runID)-\(sequence)"
+        sequence += 1
+        let scheduled = startMilliseconds + arrival.offsetNanoseconds / 1_000_000
+        if Self.isDue(count: badJobs, total: sequence, ratio: scenario.mix.badJobs) {
+            let kind = LoadTestBadJobKind.allCases[badJobs % LoadTestBadJobKind.allCases.count]
+            badJobs += 1
+            return [LoadTestJob(
+                id: id, lane: arrival.lane, scheduledAtMilliseconds: scheduled, offsetNanoseconds: arrival.offsetNanoseconds,
+                value: Array(kind.body(id: id, app: scenario.app, payload: payload).utf8), tokens: [],
+                deadLetterReason: kind.rawValue, isDuplicate: false)]
+        }
+        var choices: [LoadTestTokenSource.Choice] = []
+        choices.reserveCapacity(arrival.tokenCount)
+        for _ in 0..<arrival.tokenCount { choices.append(try tokens.next()) }
+        let job = LoadTestJob(
+            id: id, lane: arrival.lane, scheduledAtMilliseconds: scheduled, offsetNanoseconds: arrival.offsetNanoseconds,
+            value: body(id: id, lane: arrival.lane, tokens: choices), tokens: choices, deadLetterReason: nil,
+            isDuplicate: false)
+        goodJobs += 1
+        guard Self.isDue(count: duplicates, total: goodJobs, ratio: scenario.mix.duplicateJobs) else { return [job] }
+        duplicates += 1
+        var duplicate = job
+        duplicate.isDuplicate = true
+        return [job, duplicate]
+    }
+
+    /// Exact counting: the `total`-th item is picked when that keeps `count` at ⌊total·ratio⌋.
+    static func isDue(count: Int, total: Int, ratio: Double) -> Bool {
+        count < Int((Double(total) * ratio).rounded(.down))
+    }
+
+    private func body(id: String, lane: LoadTestLane, tokens: [LoadTestTokenSource.Choice]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payload.utf8.count + 128 + tokens.count * 67)
+        bytes += #"{"id":"\#(id)","app":"\#(scenario.app)","#.utf8
+        switch lane {
+        case .priority:
+            bytes += #""token":""#.utf8
+            bytes += tokens[0].token.hexBytes
+            bytes += #"","#.utf8
+        case .campaign:
+            bytes += #""campaign_id":"\#(runID)","priority":5,"tokens":["#.utf8
+            for (index, choice) in tokens.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(UInt8(ascii: "\""))
+                bytes += choice.token.hexBytes
+                bytes.append(UInt8(ascii: "\""))
+            }
+            bytes += "],".utf8
+        }
+        bytes += #""payload":"#.utf8
+        bytes += payload.utf8
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// A JSON object of exactly `bytes` bytes (at least its fixed part), padded in a `pad` member.
+    static func payload(bytes: Int) -> String {
+        let head = #"{"aps":{"alert":"salvo load test"},"pad":""#
+        let tail = #""}"#
+        let padding = max(0, bytes - head.utf8.count - tail.utf8.count)
+        return head + String(repeating: "x", count: padding) + tail
+    }
+}

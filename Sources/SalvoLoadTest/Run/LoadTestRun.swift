@@ -1,0 +1,193 @@
+import Foundation
+import Logging
+import SalvoAPNs
+import SalvoKafka
+import SalvoMockAPNs
+
+/// One load test: produces a scenario's jobs open-loop, watches what the worker makes of them,
+/// and returns the report.
+///
+/// Built to run against an external worker and mock (`salvo loadtest`) as well as in-process
+/// (`salvo demo`): the caller owns the producer and, in-process, feeds the mock's deliveries
+/// through ``mockListener`` (or ``observeRecord(apnsID:receivedAtMilliseconds:)``) instead of a
+/// record file.
+public final class LoadTestRun: Sendable {
+    public let scenario: LoadTestScenario
+    public let plan: LoadTestPlan
+    public let measurement: LoadTestMeasurement
+    private let producer: KafkaProducer
+    private let observe: Observe
+    private let logger: Logger
+
+    /// `runID` defaults to `lt-` and the start time in base 36, unique per run and sortable.
+    public init(
+        scenario: LoadTestScenario, producer: KafkaProducer, observe: Observe = Observe(), runID: String? = nil,
+        logger: Logger = Logger(label: "salvo.loadtest")
+    ) {
+        let now = LoadTestClock.nowMilliseconds()
+        let plan = LoadTestPlan(scenario: scenario)
+        self.scenario = scenario
+        self.plan = plan
+        self.producer = producer
+        self.observe = observe
+        self.logger = logger
+        self.measurement = LoadTestMeasurement(
+            runID: runID ?? "lt-" + String(now, radix: 36), startMilliseconds: now, bucketSeconds: plan.bucketSeconds)
+    }
+
+    public var runID: String { measurement.runID }
+
+    /// A listener for an in-process `MockAPNsServer` that feeds this run.
+    public var mockListener: LoadTestMockListener { LoadTestMockListener(measurement: measurement) }
+
+    /// The mock accepted `apnsID` at `receivedAtMilliseconds` (wall clock, ms since 1970).
+    public func observeRecord(apnsID: APNsID, receivedAtMilliseconds: Int64) {
+        measurement.observeRecord(apnsID: apnsID, receivedAtMilliseconds: receivedAtMilliseconds)
+    }
+
+    /// Produces the whole schedule, waits up to the scenario's drain time for the expected
+    /// effects, and reports. Observers are stopped on every path.
+    public func run() async throws(LoadTestError) -> LoadTestReport {
+        let readers = try makeReaders()
+        var background: [Task<Void, Never>] = []
+        for reader in readers {
+            let logger = self.logger
+            background.append(Task {
+                if let failure = await reader.run() { logger.warning("\(failure)") }
+            })
+        }
+        if let path = observe.mockRecordFile {
+            let tailer = LoadTestRecordTailer(path: path, measurement: measurement)
+            background.append(Task { await tailer.run() })
+        }
+        if let url = observe.workerMetricsURL {
+            let measurement = self.measurement
+            background.append(Task { await Self.sampleLag(url: url, into: measurement) })
+        }
+        let progress = observe.progress ? Task { [measurement, plan] in await LoadTestProgress(measurement: measurement, plan: plan).run() } : nil
+
+        let clock = ContinuousClock()
+        // The schedule starts one lookahead from now, so the first second's jobs are built
+        // before they are due, like every later one.
+        let started = clock.now.advanced(by: LoadTestJobFeed.lookahead)
+        measurement.begin(atMilliseconds: LoadTestClock.nowMilliseconds() + LoadTestJobFeed.lookahead.components.seconds * 1000)
+        var failure: LoadTestError?
+        var completed = false
+        do {
+            try await generate(clock: clock, start: started)
+            completed = await drain(clock: clock)
+        } catch {
+            failure = error
+        }
+        progress?.cancel()
+        for task in background { task.cancel() }
+        for task in background { await task.value }
+        await progress?.value
+        if let failure { throw failure }
+        let stats = await mockStats()
+        return report(elapsed: clock.now - started, completed: completed, mockStats: stats, checksTopics: !readers.isEmpty)
+    }
+
+    private func makeReaders() throws(LoadTestError) -> [LoadTestTopicReader] {
+        guard let client = observe.kafka else { return [] }
+        return [
+            try LoadTestTopicReader(kind: .feedback, topic: scenario.topics.feedback, client: client, measurement: measurement, logger: logger),
+            try LoadTestTopicReader(kind: .deadLetters, topic: scenario.topics.deadLetters, client: client, measurement: measurement, logger: logger),
+        ]
+    }
+
+    /// The open loop: jobs are built ahead (``LoadTestJobFeed``) and each is handed to the
+    /// producer at its due time, or at once when already late, with the lateness recorded.
+    /// Nothing waits for an earlier job's acknowledgement, so a slow broker shows as schedule lag
+    /// and as latency measured from the schedule, not as a quietly lower rate.
+    private func generate(clock: ContinuousClock, start: ContinuousClock.Instant) async throws(LoadTestError) {
+        let feed = LoadTestJobFeed(scenario: scenario, runID: runID, measurement: measurement, clock: clock, start: start)
+        do {
+            try await send(feed, clock: clock)
+        } catch {
+            await feed.stop()
+            throw error
+        }
+        await feed.stop()
+        guard !Task.isCancelled else { throw LoadTestError(.cancelled, "cancelled before the schedule ended") }
+    }
+
+    private func send(_ feed: LoadTestJobFeed, clock: ContinuousClock) async throws(LoadTestError) {
+        let measurement = self.measurement
+        var firstFailure: KafkaError?
+        do {
+            for try await item in feed.items {
+                if clock.now < item.due { try await clock.sleep(until: item.due) }
+                for job in item.jobs {
+                    let topic = job.lane == .priority ? scenario.topics.priority : scenario.topics.campaign
+                    do {
+                        try await producer.enqueue(job.message(topic: topic, runID: runID)) { result in
+                            measurement.acknowledged((try? result.get()) != nil)
+                        }
+                    } catch {
+                        measurement.acknowledged(false)
+                        if firstFailure == nil { logger.error("job \(job.id) not produced: \(error)") }
+                        firstFailure = firstFailure ?? error
+                    }
+                    let late = clock.now - item.due
+                    measurement.produced(job, lateByNanoseconds: late.components.seconds * 1_000_000_000 + late.components.attoseconds / 1_000_000_000)
+                }
+            }
+        } catch let error as LoadTestError {
+            throw error
+        } catch {
+            throw LoadTestError(.cancelled, "the schedule was interrupted", underlying: "\(error)")
+        }
+    }
+
+    /// Waits until every expected effect was observed or the drain time passed; true when complete.
+    private func drain(clock: ContinuousClock) async -> Bool {
+        let deadline = clock.now + .milliseconds(Int64(scenario.drainSeconds * 1000))
+        do {
+            try await producer.flush(timeout: .seconds(max(5, scenario.drainSeconds)))
+        } catch {
+            logger.warning("producer flush: \(error)")
+        }
+        let checksTopics = observe.kafka != nil
+        while !Task.isCancelled {
+            if measurement.snapshot().isComplete(checkingFeedback: checksTopics, checkingDeadLetters: checksTopics) { return true }
+            guard clock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    private func mockStats() async -> MockAPNsStats? {
+        guard let base = observe.mockAdminURL else { return nil }
+        do {
+            let data = try await LoadTestHTTP.get(base + "/stats")
+            return try JSONDecoder().decode(MockAPNsStats.self, from: data)
+        } catch {
+            logger.warning("mock /stats: \(error)")
+            return nil
+        }
+    }
+
+    private static func sampleLag(url: String, into measurement: LoadTestMeasurement) async {
+        while !Task.isCancelled {
+            if let data = try? await LoadTestHTTP.get(url, timeout: 1),
+               let lag = LoadTestHTTP.sum(of: "salvo_consumer_lag", in: String(decoding: data, as: UTF8.self)) {
+                measurement.recordConsumerLag(lag, atMilliseconds: LoadTestClock.nowMilliseconds())
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private func report(elapsed: Duration, completed: Bool, mockStats: MockAPNsStats?, checksTopics: Bool) -> LoadTestReport {
+        let snapshot = measurement.snapshot()
+        return LoadTestReport(
+            scenario: scenario.name, mockScenario: scenario.mockScenario, runID: runID,
+            startMilliseconds: measurement.startMilliseconds, plannedSeconds: scenario.durationSeconds,
+            elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            completed: completed, snapshot: snapshot, timeline: measurement.timeline(), bucketSeconds: measurement.bucketSeconds,
+            distribution: measurement.distribution(), consumerLag: measurement.consumerLag(), mockStats: mockStats,
+            missingFeedbackSample: checksTopics ? measurement.missingFeedback(limit: 20) : [],
+            problems: LoadTestReport.problems(
+                of: snapshot, mockStats: mockStats, checksFeedback: checksTopics, checksDeadLetters: checksTopics))
+    }
+}

@@ -1,0 +1,15 @@
+extension LoadTestScenario {
+    /// The topics the worker reads and writes.
+    public struct Topics: Sendable, Hashable {
+        /// Per-user jobs. Default: "salvo.jobs.priority".
+        public var priority: String = "salvo.jobs.priority"
+        /// Campaign jobs. Default: "salvo.jobs".
+        public var campaign: String = "salvo.jobs"
+        /// Feedback events. Default: "salvo.feedback".
+        public var feedback: String = "salvo.feedback"
+        /// Dead letters. Default: "salvo.dlq".
+        public var deadLetters: String = "salvo.dlq"
+
+        public init() {}
+    }
+}

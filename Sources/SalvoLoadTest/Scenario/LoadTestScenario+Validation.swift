@@ -1,0 +1,56 @@
+import SalvoMockAPNs
+
+extension LoadTestScenario {
+    /// The largest job the generator produces: Kafka's default `message.max.bytes`, which a
+    /// staging cluster most likely keeps. A 64-hex token takes 67 bytes in `tokens`, so a
+    /// campaign job holds at most about 14,900 tokens.
+    public static let maximumJobBytes = 1_000_000
+
+    /// The size of a campaign job of `tokens` tokens (ids and members included, generously).
+    static func campaignJobBytes(tokens: Int, payloadBytes: Int) -> Int {
+        tokens * 67 + payloadBytes + 256
+    }
+}
+
+extension LoadTestScenario.Phase {
+    func violations(payloadBytes: Int) -> [String] {
+        var problems: [String] = []
+        if !(durationSeconds > 0) { problems.append("duration_seconds must be > 0") }
+        if !(rate >= 0) { problems.append("rate must be ≥ 0") }
+        if let rampFrom, !(rampFrom >= 0) { problems.append("ramp_from must be ≥ 0") }
+        if rate == 0 && (rampFrom ?? 0) == 0 && campaign == nil {
+            problems.append("sends nothing: give a rate, a ramp_from or a campaign")
+        }
+        if let campaign {
+            if campaign.tokensPerJob < 1 {
+                problems.append("campaign.tokens_per_job must be ≥ 1")
+            } else if LoadTestScenario.campaignJobBytes(tokens: campaign.tokensPerJob, payloadBytes: payloadBytes) > LoadTestScenario.maximumJobBytes {
+                problems.append("campaign.tokens_per_job \(campaign.tokensPerJob) makes jobs over Kafka's 1,000,000-byte message limit (at most ~14,900 tokens)")
+            }
+            if !(campaign.everySeconds > 0) { problems.append("campaign.every_seconds must be > 0") }
+        }
+        return problems
+    }
+}
+
+extension LoadTestScenario.Mix {
+    func violations(mockTokens: MockTokenFate) -> [String] {
+        var problems: [String] = []
+        for (key, value) in [("unregistered", unregistered), ("bad_device_token", badDeviceToken),
+                             ("duplicate_jobs", duplicateJobs), ("bad_jobs", badJobs)] where !(0...1).contains(value) {
+            problems.append("mix.\(key) must be 0…1")
+        }
+        if unregistered + badDeviceToken > 1 { problems.append("mix.unregistered + mix.bad_device_token must be ≤ 1") }
+        // A fate the mock never gives cannot be chosen: the load would silently lack its faults.
+        if unregistered > 0 && mockTokens.unregistered <= 0 {
+            problems.append("mix.unregistered needs a mock scenario whose tokens.unregistered is > 0")
+        }
+        if badDeviceToken > 0 && mockTokens.badDeviceToken <= 0 {
+            problems.append("mix.bad_device_token needs a mock scenario whose tokens.bad_device_token is > 0")
+        }
+        if unregistered < 1 && badDeviceToken < 1 && mockTokens.unregistered + mockTokens.badDeviceToken >= 1 {
+            problems.append("the mock scenario judges every token invalid, so no valid token can be chosen")
+        }
+        return problems
+    }
+}

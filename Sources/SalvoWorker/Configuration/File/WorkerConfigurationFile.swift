@@ -1,0 +1,235 @@
+/// The YAML document `salvo worker --config FILE` reads, key for key (snake_case), before any
+/// default, environment override or file read is applied. Every section refuses keys it does not
+/// know, so a typo fails at start with the key's path.
+///
+/// Optional fields are the ones with a default; ``WorkerConfigurationLoader`` turns this into a
+/// ``WorkerConfiguration``. The reference is `docs/configuration.md`.
+struct WorkerConfigurationFile: Decodable, Sendable {
+    var kafka: Kafka
+    var groupID: String?
+    var topics: Topics?
+    var apps: [String: App]
+    var lanes: Lanes?
+    var retry: Retry?
+    var outcomes: Outcomes?
+    var deviceRateLimit: ConfigurationSetting<RateLimitSection>
+    var limits: Limits?
+    var operations: Operations?
+    var drainDeadline: ConfigurationDuration?
+    var logLevel: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case kafka
+        case groupID = "group_id"
+        case topics, apps, lanes, retry, outcomes
+        case deviceRateLimit = "device_rate_limit"
+        case limits, operations
+        case drainDeadline = "drain_deadline"
+        case logLevel = "log_level"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        kafka = try container.decode(Kafka.self, forKey: .kafka)
+        groupID = try container.decodeIfPresent(String.self, forKey: .groupID)
+        topics = try container.decodeIfPresent(Topics.self, forKey: .topics)
+        apps = try container.decode([String: App].self, forKey: .apps)
+        lanes = try container.decodeIfPresent(Lanes.self, forKey: .lanes)
+        retry = try container.decodeIfPresent(Retry.self, forKey: .retry)
+        outcomes = try container.decodeIfPresent(Outcomes.self, forKey: .outcomes)
+        deviceRateLimit = try container.decodeSetting(RateLimitSection.self, forKey: .deviceRateLimit)
+        limits = try container.decodeIfPresent(Limits.self, forKey: .limits)
+        operations = try container.decodeIfPresent(Operations.self, forKey: .operations)
+        drainDeadline = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .drainDeadline)
+        logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
+    }
+
+    /// `kafka:` — brokers (a list, or one comma-separated string), client id, raw librdkafka
+    /// properties.
+    struct Kafka: Decodable, Sendable {
+        var brokers: [String]
+        var clientID: String?
+        var properties: [String: String]
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case brokers
+            case clientID = "client_id"
+            case properties
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            if let list = try? container.decode([String].self, forKey: .brokers) {
+                brokers = list
+            } else {
+                brokers = try container.decode(String.self, forKey: .brokers).split(separator: ",").map {
+                    String($0.filter { !$0.isWhitespace })
+                }
+            }
+            brokers = brokers.filter { !$0.isEmpty }
+            clientID = try container.decodeIfPresent(String.self, forKey: .clientID)
+            properties = try container.decodeIfPresent([String: String].self, forKey: .properties) ?? [:]
+        }
+    }
+
+    /// `topics:` — `outcomes: null` (the default) turns the audit topic off.
+    struct Topics: Decodable, Sendable {
+        var jobs, priority, retry, feedback, deadLetter: String?
+        var outcomes: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case jobs, priority, retry, feedback
+            case deadLetter = "dead_letter"
+            case outcomes
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            jobs = try container.decodeIfPresent(String.self, forKey: .jobs)
+            priority = try container.decodeIfPresent(String.self, forKey: .priority)
+            retry = try container.decodeIfPresent(String.self, forKey: .retry)
+            feedback = try container.decodeIfPresent(String.self, forKey: .feedback)
+            deadLetter = try container.decodeIfPresent(String.self, forKey: .deadLetter)
+            outcomes = try container.decodeIfPresent(String.self, forKey: .outcomes)
+        }
+    }
+
+    /// `lanes:`
+    struct Lanes: Decodable, Sendable {
+        var priorityWeight, campaignWeight, capacityPerLane: Int?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case priorityWeight = "priority_weight"
+            case campaignWeight = "campaign_weight"
+            case capacityPerLane = "capacity_per_lane"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            priorityWeight = try container.decodeIfPresent(Int.self, forKey: .priorityWeight)
+            campaignWeight = try container.decodeIfPresent(Int.self, forKey: .campaignWeight)
+            capacityPerLane = try container.decodeIfPresent(Int.self, forKey: .capacityPerLane)
+        }
+    }
+
+    /// `retry:`
+    struct Retry: Decodable, Sendable {
+        var backoff, tooManyRequests: Backoff?
+        var batchWindow: ConfigurationDuration?
+        var maximumHeld: Int?
+        var maximumHeldDelay: ConfigurationDuration?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case backoff
+            case tooManyRequests = "too_many_requests"
+            case batchWindow = "batch_window"
+            case maximumHeld = "max_held"
+            case maximumHeldDelay = "max_held_delay"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            backoff = try container.decodeIfPresent(Backoff.self, forKey: .backoff)
+            tooManyRequests = try container.decodeIfPresent(Backoff.self, forKey: .tooManyRequests)
+            batchWindow = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .batchWindow)
+            maximumHeld = try container.decodeIfPresent(Int.self, forKey: .maximumHeld)
+            maximumHeldDelay = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .maximumHeldDelay)
+        }
+    }
+
+    /// `retry.backoff:` and `retry.too_many_requests:`
+    struct Backoff: Decodable, Sendable {
+        var initial, maximum: ConfigurationDuration?
+        var multiplier: Double?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case initial
+            case maximum = "max"
+            case multiplier
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            initial = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .initial)
+            maximum = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .maximum)
+            multiplier = try container.decodeIfPresent(Double.self, forKey: .multiplier)
+        }
+    }
+
+    /// `outcomes:`
+    struct Outcomes: Decodable, Sendable {
+        var maximumAttempts, maximumReplays: Int?
+        var deadLetterInvalidTokens: Bool?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case maximumAttempts = "max_attempts"
+            case maximumReplays = "max_replays"
+            case deadLetterInvalidTokens = "dlq_invalid_tokens"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            maximumAttempts = try container.decodeIfPresent(Int.self, forKey: .maximumAttempts)
+            maximumReplays = try container.decodeIfPresent(Int.self, forKey: .maximumReplays)
+            deadLetterInvalidTokens = try container.decodeIfPresent(Bool.self, forKey: .deadLetterInvalidTokens)
+        }
+    }
+
+    /// `device_rate_limit:` and an app's `rate_limit:`. `burst` defaults to one second's worth.
+    struct RateLimitSection: Decodable, Sendable {
+        var perSecond: Double
+        var burst: Int?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case perSecond = "per_second"
+            case burst
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            perSecond = try container.decode(Double.self, forKey: .perSecond)
+            burst = try container.decodeIfPresent(Int.self, forKey: .burst)
+        }
+
+        /// An out-of-range `per_second` (negative, `.nan`) is kept as given so that
+        /// ``RateLimit``'s own validation names it; the derived burst is then 1.
+        var rateLimit: RateLimit {
+            let oneSecond = perSecond.isFinite && perSecond > 0 ? Int(min(perSecond, 1e6).rounded(.up)) : 1
+            return RateLimit(perSecond: perSecond, burst: burst ?? oneSecond)
+        }
+    }
+
+    /// `limits:`
+    struct Limits: Decodable, Sendable {
+        var maximumJobBytes, maximumTokens: Int?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case maximumJobBytes = "max_job_bytes"
+            case maximumTokens = "max_tokens"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            maximumJobBytes = try container.decodeIfPresent(Int.self, forKey: .maximumJobBytes)
+            maximumTokens = try container.decodeIfPresent(Int.self, forKey: .maximumTokens)
+        }
+    }
+
+    /// `operations:` — `listen: null` turns the listener off.
+    struct Operations: Decodable, Sendable {
+        var listen: ConfigurationSetting<String>
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case listen
+        }
+
+        init(listen: ConfigurationSetting<String>) {
+            self.listen = listen
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            listen = try container.decodeSetting(String.self, forKey: .listen)
+        }
+    }
+}

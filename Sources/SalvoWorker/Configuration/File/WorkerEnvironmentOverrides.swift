@@ -1,0 +1,63 @@
+/// The `SALVO_*` environment variables that win over the file, so one file serves every
+/// deployment and secrets stay out of it:
+///
+/// | variable | sets |
+/// |---|---|
+/// | `SALVO_KAFKA_BROKERS` | `kafka.brokers` (comma-separated) |
+/// | `SALVO_KAFKA_CLIENT_ID` | `kafka.client_id` |
+/// | `SALVO_KAFKA_PROPERTY_<NAME>` | `kafka.properties.<name>`: lower-cased, `_` → `.` (`SALVO_KAFKA_PROPERTY_SASL_PASSWORD` → `sasl.password`) |
+/// | `SALVO_GROUP_ID` | `group_id` |
+/// | `SALVO_OPERATIONS_LISTEN` | `operations.listen` (`host:port`, or `off`) |
+/// | `SALVO_DRAIN_DEADLINE` | `drain_deadline` |
+/// | `SALVO_LOG_LEVEL` | `log_level` |
+///
+/// Certificate passwords come from the variable an app's `password_env` names.
+struct WorkerEnvironmentOverrides: Sendable {
+    static let kafkaPropertyPrefix = "SALVO_KAFKA_PROPERTY_"
+
+    var environment: [String: String]
+
+    /// Applies every variable that is set; returns their names (never their values, which may be
+    /// secrets) for the start-up log.
+    func apply(to file: inout WorkerConfigurationFile) throws(ConfigurationProblem) -> [String] {
+        var applied: [String] = []
+        func take(_ name: String, _ body: (String) throws(ConfigurationProblem) -> Void) throws(ConfigurationProblem) {
+            guard let value = environment[name] else { return }
+            try body(value)
+            applied.append(name)
+        }
+        try take("SALVO_KAFKA_BROKERS") { (value: String) throws(ConfigurationProblem) in
+            file.kafka.brokers = value.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
+            guard !file.kafka.brokers.isEmpty else {
+                throw ConfigurationProblem("environment SALVO_KAFKA_BROKERS", "must list at least one host:port")
+            }
+        }
+        try take("SALVO_KAFKA_CLIENT_ID") { file.kafka.clientID = $0 }
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(Self.kafkaPropertyPrefix) {
+            let property = String(name.dropFirst(Self.kafkaPropertyPrefix.count)).lowercased().replacingUnderscores()
+            guard !property.isEmpty else {
+                throw ConfigurationProblem("environment \(name)", "name the librdkafka property after the prefix, e.g. SALVO_KAFKA_PROPERTY_SECURITY_PROTOCOL")
+            }
+            file.kafka.properties[property] = value
+            applied.append(name)
+        }
+        try take("SALVO_GROUP_ID") { file.groupID = $0 }
+        try take("SALVO_OPERATIONS_LISTEN") { value in
+            file.operations = WorkerConfigurationFile.Operations(listen: value == "off" ? .disabled : .value(value))
+        }
+        try take("SALVO_DRAIN_DEADLINE") { (value: String) throws(ConfigurationProblem) in
+            guard let duration = ConfigurationDuration.parse(value) else {
+                throw ConfigurationProblem("environment SALVO_DRAIN_DEADLINE", ConfigurationDuration.rule(value))
+            }
+            file.drainDeadline = ConfigurationDuration(duration)
+        }
+        try take("SALVO_LOG_LEVEL") { file.logLevel = $0 }
+        return applied
+    }
+}
+
+extension String {
+    fileprivate func replacingUnderscores() -> String {
+        String(map { $0 == "_" ? "." : $0 })
+    }
+}

@@ -1,0 +1,45 @@
+import NIOCore
+import SalvoAPNs
+import SalvoKafka
+
+/// Turns a lane consumer's Kafka records into ``DecodedRecord``s, on the consumer's task (off the
+/// core's event loop): jobs through the ``JobDecoder``, retry-topic records through the
+/// ``RetryRecordDecoder``; anything that cannot be sent becomes its dead letter.
+struct LaneIntake: Sendable {
+    let jobDecoder: JobDecoder
+    let retryDecoder: RetryRecordDecoder
+    let topics: WorkerTopics
+    /// The environments each app has a pool for.
+    let environments: [String: Set<APNsEnvironment.Kind>]
+
+
+    func decode(_ message: KafkaConsumerMessage) -> DecodedRecord {
+        let source = SourcePosition(topic: message.topic, partition: message.partition, offset: message.offset)
+        let lane: Lane = message.topic == topics.priority ? .priority : .campaign
+        let bytes = ByteBuffer(bytes: message.value)
+        let content: DecodedRecord.Content
+        if message.topic == topics.retry {
+            switch retryDecoder.decode(bytes) {
+            case .success(let retryJob): content = routable(retryJob.job, bytes, source) ?? .retry(retryJob)
+            case .failure(let rejection): content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))
+            }
+        } else {
+            switch jobDecoder.decode(bytes) {
+            case .success(let job): content = routable(job, bytes, source) ?? .job(job)
+            case .failure(let rejection): content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))
+            }
+        }
+        return DecodedRecord(content: content, source: source, lane: lane, timestampMilliseconds: message.timestampMilliseconds)
+    }
+
+    /// nil when a pool serves the job's app and environment; otherwise its dead letter
+    /// (`environment_not_configured`).
+    private func routable(_ job: Job, _ bytes: ByteBuffer, _ source: SourcePosition) -> DecodedRecord.Content? {
+        guard environments[job.app]?.contains(job.environment) != true else { return nil }
+        let reason = DeadLetterReason(
+            code: "environment_not_configured",
+            message: "app \"\(job.app)\" has no \(job.environment.rawValue) endpoint on this worker")
+        return .rejected(DeadLetterRecord(
+            subject: .job(bytes), reason: reason, attempts: 0, app: job.app, jobID: job.id, source: source, failedAt: .now()))
+    }
+}

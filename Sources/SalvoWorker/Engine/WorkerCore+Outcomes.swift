@@ -1,0 +1,73 @@
+import SalvoAPNs
+
+extension WorkerCore {
+    /// One request's outcome, on the pool's (this) event loop.
+    func completed(_ item: DispatchItem, _ outcome: APNsOutcome) {
+        inFlight -= 1
+        guard phase != .finished else { return }
+        switch outcome {
+        case .accepted:
+            delivered(item)
+        case .rejected(let response):
+            handle(classifier.classify(.rejected(response), of: item.notification, at: .now()), of: item)
+        case .failed(let error):
+            handle(classifier.classify(DeliveryResult(.failure(error)), of: item.notification, at: .now()), of: item)
+        }
+        schedulePump()
+    }
+
+    private func delivered(_ item: DispatchItem) {
+        statistics.delivered += 1
+        metrics.delivered(app: item.notification.job.app)
+        if let enqueued = item.enqueuedAtMilliseconds {
+            let elapsed = UTCTimestamp.now().millisecondsSince1970 - enqueued
+            metrics.latency(lane: item.metricsLane, nanoseconds: max(0, elapsed) * 1_000_000)
+        }
+        ledgerAction(ledger.notificationFinished(item.notification.job.source))
+    }
+
+    /// Executes the classifier's decision (Apple's retry matrix) for one notification.
+    func handle(_ outcome: Outcome, of item: DispatchItem) {
+        let notification = item.notification
+        switch outcome {
+        case .delivered:
+            delivered(item)
+        case .permanentFailure(let feedback, let deadLetter):
+            var records = 0
+            if let feedback {
+                statistics.invalidTokens += 1
+                metrics.notification(app: feedback.app, outcome: "invalid_token", reason: feedback.reason.string)
+                publish(PendingRecord(kind: .feedback, topic: configuration.topics.feedback, record: feedback.record(), source: notification.job.source))
+                metrics.feedbackEvent(app: feedback.app, reason: feedback.reason.string)
+                records += 1
+            }
+            if let deadLetter {
+                statistics.deadLettered += 1
+                metrics.notification(app: notification.job.app, outcome: "dead_lettered", reason: deadLetter.apnsReason ?? deadLetter.code)
+                let record = DeadLetterRecord.failedNotification(notification, reason: deadLetter, at: .now())
+                publishDeadLetter(record, source: notification.job.source, countsNotification: false)
+                records += 1
+            }
+            ledgerAction(ledger.notificationFinished(notification.job.source, records: records))
+        case .retry(let reason):
+            switch retries.schedule(notification, reason: reason, now: clock.now) {
+            case .held(_, let rearm):
+                statistics.retried += 1
+                metrics.notification(app: notification.job.app, outcome: "retry_scheduled", reason: reason.apnsReason ?? reason.kind.rawValue)
+                if rearm { armTimer() }
+            case .handOff(let batch):
+                handOff(batch)
+            }
+        case .replayNow:
+            statistics.replayed += 1
+            metrics.notification(app: notification.job.app, outcome: "replayed", reason: RetryReason.Kind.notSent.rawValue)
+            ready.append(DispatchItem(notification: notification.replayed(), metricsLane: item.metricsLane, enqueuedAtMilliseconds: item.enqueuedAtMilliseconds))
+        case .refreshTokenAndReplay:
+            // The connection already asked its token provider for a fresh token when it saw the
+            // answer; the next send carries it.
+            statistics.replayed += 1
+            metrics.notification(app: notification.job.app, outcome: "replayed", reason: APNsReason.expiredProviderToken.string)
+            ready.append(DispatchItem(notification: notification.retried(), metricsLane: item.metricsLane, enqueuedAtMilliseconds: item.enqueuedAtMilliseconds))
+        }
+    }
+}

@@ -1,0 +1,308 @@
+import Logging
+import NIOCore
+import SalvoAPNs
+import SalvoKafka
+import ServiceLifecycle
+import Synchronization
+
+/// The worker: Kafka in, APNs out, feedback back — at least once, bounded, fair.
+///
+/// A swift-service-lifecycle `Service`. ``run()`` connects two consumers (the per-user lane in
+/// group `<groupID>.priority`; the campaign lane and the retry topic in group `<groupID>`, so a
+/// full campaign lane never holds per-user records back in a shared buffer), one idempotent
+/// producer for feedback, dead letters and retry hand-offs, and one APNs pool per app and
+/// environment, all pools on the event loop of the dispatch core (``WorkerCore``). It runs until
+/// graceful shutdown (SIGTERM in a `ServiceGroup`) or cancellation, then drains within
+/// ``WorkerConfiguration/drainDeadline``: stops pulling, lets in-flight sends finish, hands held
+/// retries to the retry topic, waits for Kafka's acknowledgements, commits and closes.
+///
+/// Offsets are committed only up to jobs whose every notification is terminal and whose records
+/// Kafka acknowledged (``JobLedger``), so a crash at any moment loses nothing.
+public final class WorkerEngine: Service, Sendable {
+    private struct Consumers: Sendable {
+        var campaign: KafkaConsumer
+        var priority: KafkaConsumer
+        var all: [KafkaConsumer] { [priority, campaign] }
+    }
+
+    private struct State: Sendable {
+        var consumers: Consumers?
+        var isDraining = false
+    }
+
+    public let configuration: WorkerConfiguration
+    private let eventLoop: any EventLoop
+    private let eventLoopGroup: any EventLoopGroup
+    private let logger: Logger
+    private let intake: LaneIntake
+    private let state = Mutex(State())
+    private let latestStatistics = Mutex(WorkerStatistics())
+
+    /// Validates `configuration` (and builds the decoders); nothing connects before ``run()``.
+    /// - Parameter eventLoopGroup: The core and every APNs pool run on one loop of it.
+    public init(configuration: WorkerConfiguration, eventLoopGroup: any EventLoopGroup, logger: Logger) throws(SalvoWorkerError) {
+        try configuration.validate()
+        let jobDecoder = try JobDecoder(configuration: configuration.decoder)
+        self.configuration = configuration
+        self.eventLoopGroup = eventLoopGroup
+        self.eventLoop = eventLoopGroup.next()
+        self.logger = logger
+        self.intake = LaneIntake(
+            jobDecoder: jobDecoder, retryDecoder: RetryRecordDecoder(jobDecoder: jobDecoder), topics: configuration.topics,
+            environments: configuration.apps.mapValues { Set($0.endpoints.keys) })
+    }
+
+    /// Assigned at least one partition and not draining (`/health/ready`).
+    public var isReady: Bool {
+        state.withLock { state in
+            guard !state.isDraining, let consumers = state.consumers else { return false }
+            return consumers.all.contains { !$0.assignment.isEmpty }
+        }
+    }
+
+    /// The latest snapshot (at most 50 ms old while running; final once ``run()`` returned).
+    public func statistics() -> WorkerStatistics {
+        latestStatistics.withLock { $0 }
+    }
+
+    public func run() async throws {
+        let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: configuration.kafka), logger: logger)
+        let consumers: Consumers
+        do {
+            consumers = try makeConsumers()
+        } catch {
+            await producer.shutdown(timeout: .seconds(1))
+            throw error
+        }
+        let pools: [WorkerPoolKey: APNsConnectionPool]
+        do {
+            pools = try makePools()
+        } catch {
+            await Self.close(consumers, producer: producer, pools: [:], logger: logger)
+            throw error
+        }
+        let (records, publisher) = AsyncStream.makeStream(of: PendingRecord.self)
+        let core: NIOLoopBound<WorkerCore>
+        do {
+            core = try await makeCore(consumers: consumers, pools: pools, publisher: publisher)
+        } catch {
+            await Self.close(consumers, producer: producer, pools: pools, logger: logger)
+            throw error
+        }
+        state.withLock { $0.consumers = consumers }
+
+        let signal = ShutdownSignal()
+        let loop = eventLoop
+        let intake = self.intake
+        let publisherTask = Task { await Self.publish(records, producer: producer, core: core, loop: loop) }
+        let consumerTasks = consumers.all.map { consumer in
+            Task { await Self.consume(consumer, intake: intake, core: core, loop: loop, signal: signal) }
+        }
+        let watchers = consumers.all.map { consumer in
+            Task { await Self.watchAssignments(of: consumer, core: core, loop: loop) }
+        }
+        let lagSampler = Task { await Self.sampleLag(consumers, core: core, loop: loop) }
+
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await signal.wait()
+        } onCancelOrGracefulShutdown: {
+            signal.fire()
+        }
+
+        // Unstructured so that the cancellation which may have ended the wait does not cut the
+        // drain short.
+        let drain = Task {
+            await self.drain(
+                core: core, consumers: consumers, consumerTasks: consumerTasks, lagSampler: lagSampler,
+                publisher: publisher, publisherTask: publisherTask, producer: producer, pools: pools)
+            for watcher in watchers { await watcher.value }
+        }
+        await drain.value
+        if let error = signal.error { throw error }
+    }
+
+    // MARK: Start
+
+    private func makeConsumers() throws(KafkaError) -> Consumers {
+        let closeTimeout = min(.seconds(30), configuration.drainDeadline / 5)
+        var campaign = KafkaConsumerConfiguration(
+            client: configuration.kafka, groupID: configuration.groupID, topics: [configuration.topics.jobs, configuration.topics.retry])
+        // A campaign record may hold 100,000 tokens: a few buffered records are plenty.
+        campaign.bufferCapacity = 16
+        campaign.closeTimeout = closeTimeout
+        var priority = KafkaConsumerConfiguration(
+            client: configuration.kafka, groupID: configuration.groupID + ".priority", topics: [configuration.topics.priority])
+        priority.closeTimeout = closeTimeout
+        let campaignConsumer = try KafkaConsumer(configuration: campaign, logger: logger)
+        return Consumers(campaign: campaignConsumer, priority: try KafkaConsumer(configuration: priority, logger: logger))
+    }
+
+    private func makePools() throws(APNsError) -> [WorkerPoolKey: APNsConnectionPool] {
+        let providers = try APNsTokenProviderRegistry(clock: ContinuousClock())
+        var pools: [WorkerPoolKey: APNsConnectionPool] = [:]
+        for (name, app) in configuration.apps {
+            for (kind, environment) in app.endpoints {
+                let pool: APNsConnectionPool
+                switch app.credential {
+                case .token(let credential):
+                    pool = try APNsConnectionPool(
+                        credential: credential, tokenProvider: try providers.provider(for: credential), environment: environment,
+                        configuration: app.pool, eventLoop: eventLoop, logger: logger)
+                case .certificate:
+                    pool = try APNsConnectionPool(
+                        credential: app.credential, environment: environment, configuration: app.pool, eventLoop: eventLoop, logger: logger)
+                }
+                pool.start()
+                pools[WorkerPoolKey(app: name, environment: kind)] = pool
+            }
+        }
+        return pools
+    }
+
+    private func makeCore(
+        consumers: Consumers, pools: [WorkerPoolKey: APNsConnectionPool], publisher: AsyncStream<PendingRecord>.Continuation
+    ) async throws -> NIOLoopBound<WorkerCore> {
+        let priorityTopic = configuration.topics.priority
+        let markDone: @Sendable (SourcePosition) -> Void = { source in
+            let consumer = source.topic == priorityTopic ? consumers.priority : consumers.campaign
+            consumer.markDone(KafkaTopicPartition(topic: source.topic, partition: source.partition), offset: source.offset)
+        }
+        let publish: @Sendable (WorkerStatistics) -> Void = { [weak self] snapshot in
+            self?.latestStatistics.withLock { $0 = snapshot }
+        }
+        let (configuration, loop, logger) = (self.configuration, self.eventLoop, self.logger)
+        return try await loop.submit {
+            let core = try WorkerCore(
+                configuration: configuration, pools: pools, eventLoop: loop, publisher: publisher, markDone: markDone,
+                sharedStatistics: publish, logger: logger)
+            core.start()
+            return NIOLoopBound(core, eventLoop: loop)
+        }.get()
+    }
+
+    // MARK: Tasks
+
+    /// One lane: pull, decode here (off the core's loop), hand over, and wait while the lane is
+    /// full. Ends when cancelled (drain) or when the consumer fails, which stops the engine.
+    private static func consume(
+        _ consumer: KafkaConsumer, intake: LaneIntake, core: NIOLoopBound<WorkerCore>, loop: any EventLoop, signal: ShutdownSignal
+    ) async {
+        do {
+            for try await message in consumer.messages {
+                // A record taken but not handed over stays uncommitted: the next owner gets it.
+                if Task.isCancelled { break }
+                let record = intake.decode(message)
+                await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
+                    loop.execute { core.value.accept(record, resume: resume) }
+                }
+            }
+        } catch {
+            signal.fire(error: error)
+        }
+    }
+
+    /// Feeds records to the producer in order; each acknowledgement hops back to the core.
+    private static func publish(
+        _ records: AsyncStream<PendingRecord>, producer: KafkaProducer, core: NIOLoopBound<WorkerCore>, loop: any EventLoop
+    ) async {
+        for await pending in records {
+            let message = KafkaProducerMessage(
+                topic: pending.topic, key: pending.record.key, value: pending.record.value,
+                headers: pending.record.headers.map { KafkaHeader(key: $0.name, value: $0.value) })
+            do {
+                try await producer.enqueue(message) { result in
+                    loop.execute { core.value.recordDelivered(pending, result) }
+                }
+            } catch {
+                loop.execute { core.value.recordDelivered(pending, .failure(error)) }
+            }
+        }
+    }
+
+    private static func watchAssignments(of consumer: KafkaConsumer, core: NIOLoopBound<WorkerCore>, loop: any EventLoop) async {
+        for await change in consumer.assignmentChanges {
+            guard case .revoked(let partitions) = change else { continue }
+            let revoked = Set(partitions.map { SourcePosition.Partition(topic: $0.topic, partition: $0.partition) })
+            loop.execute { core.value.revoked(revoked) }
+        }
+    }
+
+    /// `salvo_consumer_lag`, every 5 s.
+    private static func sampleLag(_ consumers: Consumers, core: NIOLoopBound<WorkerCore>, loop: any EventLoop) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: .seconds(5))
+            } catch {
+                return
+            }
+            var lags: [KafkaPartitionLag] = []
+            for consumer in consumers.all {
+                lags += (try? await consumer.lag()) ?? []
+            }
+            let sampled = lags
+            loop.execute {
+                for lag in sampled {
+                    guard let value = lag.lag else { continue }
+                    core.value.metrics.consumerLag(topic: lag.topicPartition.topic, partition: lag.topicPartition.partition, lag: value)
+                }
+            }
+        }
+    }
+
+    // MARK: Drain
+
+    private func drain(
+        core: NIOLoopBound<WorkerCore>, consumers: Consumers, consumerTasks: [Task<Void, Never>], lagSampler: Task<Void, Never>,
+        publisher: AsyncStream<PendingRecord>.Continuation, publisherTask: Task<Void, Never>, producer: KafkaProducer,
+        pools: [WorkerPoolKey: APNsConnectionPool]
+    ) async {
+        let started = ContinuousClock.now
+        state.withLock { $0.isDraining = true }
+        logger.info("draining")
+        for task in consumerTasks { task.cancel() }
+        lagSampler.cancel()
+        // Most of the deadline goes to in-flight sends and acknowledgements; the rest to commit
+        // and close.
+        let budget = configuration.drainDeadline / 10 * 7
+        let promise = eventLoop.makePromise(of: Void.self)
+        eventLoop.execute { core.value.beginDrain(deadline: .now() + TimeAmount(budget), promise: promise) }
+        try? await promise.futureResult.get()
+        for task in consumerTasks { await task.value }
+        await lagSampler.value
+        for consumer in consumers.all {
+            do {
+                try await consumer.commitNow()
+            } catch {
+                logger.warning("commit at shutdown failed", metadata: ["error": "\(error)"])
+            }
+        }
+        publisher.finish()
+        await publisherTask.value
+        let remaining = configuration.drainDeadline - started.duration(to: .now)
+        await Self.close(consumers, producer: producer, pools: pools, logger: logger, producerTimeout: max(.milliseconds(500), remaining / 2))
+        try? await eventLoop.submit { core.value.stop() }.get()
+        state.withLock { $0.consumers = nil }
+        logger.info("drained", metadata: ["seconds": "\(started.duration(to: .now))"])
+    }
+
+    private static func close(
+        _ consumers: Consumers, producer: KafkaProducer, pools: [WorkerPoolKey: APNsConnectionPool], logger: Logger,
+        producerTimeout: Duration = .seconds(1)
+    ) async {
+        await withTaskGroup(of: Void.self) { group in
+            for consumer in consumers.all {
+                group.addTask {
+                    do {
+                        try await consumer.close()
+                    } catch {
+                        logger.warning("consumer close failed", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+            group.addTask { await producer.shutdown(timeout: producerTimeout) }
+            for pool in pools.values {
+                group.addTask { await pool.shutdown() }
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Metrics
+
+/// The worker's instruments (docs/metrics.md, "Worker"), created once and cached by their
+/// dimensions: a notification costs a dictionary lookup and an increment, never a new instrument.
+///
+/// Confined to the core's event loop like the core that owns it.
+final class WorkerMetrics {
+    private struct NotificationKey: Hashable {
+        var app: String
+        var outcome: String
+        var reason: String
+    }
+
+    private var notifications: [NotificationKey: Counter] = [:]
+    /// `delivered` by app: the hot outcome gets a lookup keyed by one string.
+    private var delivered: [String: Counter] = [:]
+    private var jobs: [String: Counter] = [:]
+    private var deadLetters: [String: Counter] = [:]
+    private var feedback: [NotificationKey: Counter] = [:]
+    private var produceFailures: [String: Counter] = [:]
+    private var latency: [String: Metrics.Timer] = [:]
+    private var lag: [String: Gauge] = [:]
+    private let rateLimitedApp = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "app")])
+    private let rateLimitedDevice = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "device")])
+    let inFlight = Gauge(label: "salvo_notifications_in_flight")
+    let retryDepth = Gauge(label: "salvo_retry_queue_depth")
+    let ready = Gauge(label: "salvo_worker_ready")
+    private let queued: [Lane: Gauge] = Dictionary(
+        uniqueKeysWithValues: Lane.allCases.map { ($0, Gauge(label: "salvo_notifications_queued", dimensions: [("lane", $0.rawValue)])) })
+
+    func delivered(app: String) {
+        if let counter = delivered[app] {
+            counter.increment()
+            return
+        }
+        let counter = Counter(label: "salvo_notifications_total", dimensions: [("app", app), ("outcome", "delivered"), ("reason", "")])
+        delivered[app] = counter
+        counter.increment()
+    }
+
+    /// `outcome`: `invalid_token`, `dead_lettered`, `retry_scheduled`, `retry_handed_off`, `replayed`.
+    func notification(app: String, outcome: String, reason: String, count: Int = 1) {
+        let key = NotificationKey(app: app, outcome: outcome, reason: reason)
+        Self.cached(&notifications, key) {
+            Counter(label: "salvo_notifications_total", dimensions: [("app", app), ("outcome", outcome), ("reason", reason)])
+        }.increment(by: count)
+    }
+
+    /// `result`: `completed` or `rejected`.
+    func job(lane: String, result: String) {
+        Self.cached(&jobs, lane + "|" + result) {
+            Counter(label: "salvo_jobs_total", dimensions: [("lane", lane), ("result", result)])
+        }.increment()
+    }
+
+    func deadLetter(reason: String) {
+        Self.cached(&deadLetters, reason) { Counter(label: "salvo_dead_letters_total", dimensions: [("reason", reason)]) }.increment()
+    }
+
+    func feedbackEvent(app: String, reason: String) {
+        Self.cached(&feedback, NotificationKey(app: app, outcome: "", reason: reason)) {
+            Counter(label: "salvo_feedback_events_total", dimensions: [("app", app), ("reason", reason)])
+        }.increment()
+    }
+
+    func produceFailure(topic: String) {
+        Self.cached(&produceFailures, topic) {
+            Counter(label: "salvo_kafka_produce_failures_total", dimensions: [("topic", topic)])
+        }.increment()
+    }
+
+    func rateLimited(byApp: Bool) {
+        (byApp ? rateLimitedApp : rateLimitedDevice).increment()
+    }
+
+    func latency(lane: String, nanoseconds: Int64) {
+        Self.cached(&latency, lane) {
+            Metrics.Timer(label: "salvo_end_to_end_latency_seconds", dimensions: [("lane", lane)], preferredDisplayUnit: .seconds)
+        }.recordNanoseconds(nanoseconds)
+    }
+
+    func queued(_ count: Int, lane: Lane) {
+        queued[lane]?.record(count)
+    }
+
+    func consumerLag(topic: String, partition: Int32, lag: Int64) {
+        Self.cached(&self.lag, "\(topic)|\(partition)") {
+            Gauge(label: "salvo_consumer_lag", dimensions: [("topic", topic), ("partition", String(partition))])
+        }.record(lag)
+    }
+
+    private static func cached<Key: Hashable, Instrument>(
+        _ instruments: inout [Key: Instrument], _ key: Key, make: () -> Instrument
+    ) -> Instrument {
+        if let existing = instruments[key] { return existing }
+        let created = make()
+        instruments[key] = created
+        return created
+    }
+}

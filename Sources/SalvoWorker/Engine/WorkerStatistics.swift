@@ -1,0 +1,42 @@
+/// Counts of what a ``WorkerEngine`` did since it started: what tests assert on and what the demo
+/// prints. A snapshot, published by the engine's core every 50 ms and when it stops, so reading
+/// it never touches the dispatch path.
+public struct WorkerStatistics: Sendable, Hashable {
+    /// Job records read from Kafka (jobs and retry records), decoded or not.
+    public var jobsConsumed = 0
+    /// Jobs whose every notification is terminal and whose records Kafka acknowledged: their
+    /// offsets were marked done.
+    public var jobsCompleted = 0
+    /// Records that could not be decoded (dead-lettered whole).
+    public var jobsRejected = 0
+    /// Notifications APNs accepted.
+    public var delivered = 0
+    /// Notifications answered with a dead-token reason (feedback produced).
+    public var invalidTokens = 0
+    /// Notifications (and malformed campaign tokens) dead-lettered.
+    public var deadLettered = 0
+    /// Notifications held by the in-process retry scheduler after a retryable answer.
+    public var retried = 0
+    /// Notifications written to the retry topic (memory bound, long delay, or shutdown).
+    public var handedOff = 0
+    /// Notifications sent again at once because APNs never processed them.
+    public var replayed = 0
+    /// Sends delayed by the app or device rate limit.
+    public var rateLimited = 0
+    /// Feedback events Kafka acknowledged.
+    public var feedbackAcknowledged = 0
+    /// Dead letters Kafka acknowledged.
+    public var deadLettersAcknowledged = 0
+    /// Retry records Kafka acknowledged.
+    public var retryRecordsAcknowledged = 0
+    /// Records Kafka refused (each is produced again).
+    public var produceFailures = 0
+    /// Notifications handed to the APNs pools and not yet answered.
+    public var inFlight = 0
+    /// Notifications waiting in the lanes.
+    public var queued = 0
+    /// Notifications held by the retry scheduler (and sends delayed by a rate limit).
+    public var retryDepth = 0
+
+    public init() {}
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NIOPosix
+import SalvoKafka
+import SalvoMockAPNs
+import Synchronization
+
+/// `salvo bench worker`: CPU-seconds per 100k notifications of a `salvo worker` process, end to
+/// end (Kafka in, TLS + JWT HTTP/2 out), in campaign mode and per-user mode, plus its peak RSS.
+///
+/// The backlog is produced before the worker starts, the mock APNs (TLS, JWT verification on)
+/// runs in this process, and the worker is a child process, so its CPU (from /proc) counts the
+/// worker alone. The window measured starts once 5 % of the notifications were accepted (group
+/// join and TLS set-up excluded) and ends when the last one is.
+struct BenchWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Worker CPU-seconds per 100k notifications (campaign and per-user mode) and peak RSS, against a real Kafka."
+    )
+
+    @Option(help: "Bootstrap brokers of a real Kafka (the embedded cluster keeps too little to be a benchmark).")
+    var brokers: String
+
+    @Option(help: "Notifications in campaign mode (jobs of --tokens-per-job tokens).")
+    var campaignNotifications = 1_000_000
+
+    @Option(name: .customLong("tokens-per-job"), help: "Tokens per campaign job.")
+    var tokensPerJob = 1_000
+
+    @Option(help: "Notifications (one job each) in per-user mode.")
+    var perUserNotifications = 200_000
+
+    @Option(help: "Fixed latency of the mock's answers in milliseconds (a slow gateway keeps the backlog in the worker).")
+    var mockLatencyMilliseconds = 0
+
+    @Option(help: "Which modes to run: campaign, per-user or both.")
+    var mode: Mode = .both
+
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case campaign
+        case perUser = "per-user"
+        case both
+    }
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-worker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bench = try await BenchWorkerStage(brokers: brokers, directory: directory, latencyMilliseconds: mockLatencyMilliseconds)
+        var results: [BenchWorkerStage.Result] = []
+        do {
+            if mode != .perUser {
+                results.append(try await bench.measure(
+                    label: "campaign (1 job → \(tokensPerJob) tokens)", lane: .campaign,
+                    jobs: campaignNotifications / tokensPerJob, tokensPerJob: tokensPerJob))
+            }
+            if mode != .campaign {
+                results.append(try await bench.measure(label: "per-user (1 job → 1 token)", lane: .priority, jobs: perUserNotifications, tokensPerJob: 1))
+            }
+        } catch {
+            await bench.stop()
+            throw error
+        }
+        await bench.stop()
+        for result in results { print(result.summary) }
+    }
+}

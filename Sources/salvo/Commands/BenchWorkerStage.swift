@@ -1,0 +1,188 @@
+import Foundation
+import Logging
+import NIOPosix
+import SalvoKafka
+import SalvoMockAPNs
+import Synchronization
+
+/// What `salvo bench worker` runs on: fresh topics, the mock APNs over TLS with a generated CA
+/// and token key, and a `salvo worker` child per measurement.
+struct BenchWorkerStage {
+    enum Lane { case campaign, priority }
+
+    struct Result {
+        var label: String
+        var notifications: Int
+        var cpuSeconds: Double
+        var wallSeconds: Double
+        var peakRSSMegabytes: Double
+
+        var summary: String {
+            String(
+                format: "worker %@: %.3f CPU-s/100k notifications, %.0f notifications/s, peak RSS %.0f MB (%d notifications)",
+                label, cpuSeconds / Double(notifications) * 100_000, Double(notifications) / wallSeconds, peakRSSMegabytes, notifications)
+        }
+    }
+
+    static let app = "bench"
+    static let topic = "com.example.bench"
+
+    let brokers: String
+    let directory: URL
+    let prefix: String
+    let server: MockAPNsServer
+    let port: Int
+    let tokenKey: (keyID: String, teamID: String, path: String)
+    let logger: Logger
+
+    init(brokers: String, directory: URL, latencyMilliseconds: Int) async throws {
+        self.brokers = brokers
+        self.directory = directory
+        prefix = "salvo-bench-\(UInt32.random(in: 0...UInt32.max))"
+        logger = CommandLogger.make(label: "salvo.bench.worker", verbose: false)
+
+        let material = try MockTLSMaterial.generate(topic: Self.topic)
+        let argument = try material.write(to: directory.appendingPathComponent("tls").path)
+        let parts = argument.split(separator: ":", maxSplits: 2).map(String.init)
+        tokenKey = (parts[0], parts[1], parts[2])
+        var configuration = MockAPNsServer.Configuration()
+        configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: false))
+        configuration.tokenKeys = [material.tokenKey]
+        if latencyMilliseconds > 0 {
+            configuration.scenario = try MockScenario.parse("latency: {distribution: fixed, fixed_ms: \(latencyMilliseconds)}")
+        }
+        server = try MockAPNsServer(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+        port = try await server.start().port
+
+        let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
+        let names = ["jobs", "jobs.priority", "retry", "feedback", "dlq"].map { "\(prefix).\($0)" }
+        _ = try await admin.createTopics(names.map { KafkaNewTopic(name: $0, partitions: 4, replicationFactor: 1) })
+        await admin.close()
+    }
+
+    /// Produces the backlog, runs a worker until the mock accepted all of it, and measures.
+    func measure(label: String, lane: Lane, jobs: Int, tokensPerJob: Int) async throws -> Result {
+        let notifications = jobs * tokensPerJob
+        let topic = lane == .campaign ? "\(prefix).jobs" : "\(prefix).jobs.priority"
+        let runID = UInt32.random(in: 0...UInt32.max)
+        try await produce(jobs: jobs, tokensPerJob: tokensPerJob, topic: topic, runID: runID)
+        let acceptedBefore = server.stats().accepted
+        let worker = try startWorker(group: "\(prefix)-\(runID)")
+        defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+
+        let start = acceptedBefore + notifications / 20
+        try await waitForAccepted(start, worker: worker, timeout: .seconds(600))
+        let cpuAtStart = try Self.cpuSeconds(of: worker.processIdentifier)
+        let acceptedAtStart = server.stats().accepted
+        let clockAtStart = ContinuousClock.now
+        try await waitForAccepted(acceptedBefore + notifications, worker: worker, timeout: .seconds(1_800))
+        let cpu = try Self.cpuSeconds(of: worker.processIdentifier) - cpuAtStart
+        let wall = ContinuousClock.now - clockAtStart
+        let rss = try Self.peakRSSMegabytes(of: worker.processIdentifier)
+        let measured = Int(server.stats().accepted - acceptedAtStart)
+        kill(worker.processIdentifier, SIGTERM)
+        worker.waitUntilExit()
+        return Result(
+            label: label, notifications: measured, cpuSeconds: cpu,
+            wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18, peakRSSMegabytes: rss)
+    }
+
+    private func waitForAccepted(_ target: Int, worker: Process, timeout: Duration) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while server.stats().accepted < target {
+            guard worker.isRunning else { throw CommandFailure("the worker exited (status \(worker.terminationStatus)) before the mock accepted \(target)") }
+            guard ContinuousClock.now < deadline else { throw CommandFailure("the mock accepted \(server.stats().accepted) of \(target) in time") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func produce(jobs: Int, tokensPerJob: Int, topic: String, runID: UInt32) async throws {
+        let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: brokers)), logger: logger)
+        let failures = Atomic<Int>(0)
+        var counter: UInt64 = UInt64(runID) << 32
+        for job in 0..<jobs {
+            var text = #"{"id":"bench-\#(runID)-\#(job)","app":"\#(Self.app)","#
+            if tokensPerJob == 1 {
+                counter += 1
+                text += #""token":"\#(Self.token(counter))","#
+            } else {
+                text += #""tokens":["#
+                for index in 0..<tokensPerJob {
+                    counter += 1
+                    text += (index == 0 ? "\"" : ",\"") + Self.token(counter) + "\""
+                }
+                text += "],"
+            }
+            text += #""payload":{"aps":{"alert":{"title":"Benchmark","body":"A notification of a typical size for a campaign"},"sound":"default"}}}"#
+            try await producer.enqueue(KafkaProducerMessage(topic: topic, key: Array("bench-\(job)".utf8), value: Array(text.utf8))) { result in
+                if case .failure = result { failures.add(1, ordering: .relaxed) }
+            }
+        }
+        try await producer.flush(timeout: .seconds(300))
+        await producer.shutdown()
+        guard failures.load(ordering: .relaxed) == 0 else { throw CommandFailure("\(failures.load(ordering: .relaxed)) jobs were not produced") }
+    }
+
+    private static func token(_ value: UInt64) -> String {
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 64 - hex.count) + hex
+    }
+
+    private func startWorker(group: String) throws -> Process {
+        let yaml = """
+            kafka:
+              brokers: ["\(brokers)"]
+              properties: {session.timeout.ms: "6000", heartbeat.interval.ms: "500"}
+            group_id: \(group)
+            topics: {jobs: \(prefix).jobs, priority: \(prefix).jobs.priority, retry: \(prefix).retry, feedback: \(prefix).feedback, dead_letter: \(prefix).dlq}
+            apps:
+              \(Self.app):
+                bundle_id: \(Self.topic)
+                credential: {token: {key_file: \(tokenKey.path), key_id: \(tokenKey.keyID), team_id: \(tokenKey.teamID)}}
+                environments:
+                  - {host: 127.0.0.1, port: \(port), behaves_as: production, ca_file: \(directory.path)/tls/ca.pem, tls_server_name: localhost}
+                pool: {connections: 2}
+            device_rate_limit: null
+            operations: null
+            log_level: error
+            """
+        let file = directory.appendingPathComponent("\(group).yaml")
+        try yaml.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["worker", "--config", file.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// utime + stime of `pid` from /proc, in seconds.
+    static func cpuSeconds(of pid: Int32) throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+        guard let close = stat.lastIndex(of: ")") else { throw CommandFailure("unreadable /proc/\(pid)/stat") }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            throw CommandFailure("unreadable /proc/\(pid)/stat")
+        }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// VmHWM (peak resident set) of `pid`, in MB.
+    static func peakRSSMegabytes(of pid: Int32) throws -> Double {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { throw CommandFailure("no VmHWM in /proc/\(pid)/status") }
+        return kilobytes / 1024
+    }
+
+    func stop() async {
+        await server.shutdown()
+        if let admin = try? KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger) {
+            try? await admin.deleteTopics(["jobs", "jobs.priority", "retry", "feedback", "dlq"].map { "\(prefix).\($0)" })
+            await admin.close()
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+
+/// One JSON object per line on stderr, for log shippers (`--log-format json`): `ts` (RFC 3339,
+/// UTC, milliseconds), `level`, `logger`, `msg`, `source`, and every metadata key at top level
+/// (prefixed with `meta.` if it would shadow one of those).
+///
+/// A line is built in full and written with one `write(2)`, so concurrent loggers never interleave
+/// within a line.
+struct JSONLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+    var metadataProvider: Logger.MetadataProvider?
+    private let label: String
+
+    init(label: String, metadataProvider: Logger.MetadataProvider? = nil) {
+        self.label = label
+        self.metadataProvider = metadataProvider
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var fields: [(String, String)] = [
+            ("ts", Self.timestamp()), ("level", event.level.rawValue), ("logger", label),
+            ("msg", event.message.description), ("source", event.source),
+        ]
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
+        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        let reserved: Set<String> = ["ts", "level", "logger", "msg", "source"]
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            fields.append((reserved.contains(key) ? "meta.\(key)" : key, value.description))
+        }
+        var line = "{"
+        for (index, (key, value)) in fields.enumerated() {
+            if index > 0 { line += "," }
+            line += Self.quoted(key) + ":" + Self.quoted(value)
+        }
+        line += "}\n"
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            _ = Foundation.write(STDERR_FILENO, buffer.baseAddress, buffer.count)
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Logging
+import SalvoKafka
+
+/// Everything an end-to-end worker test stands on: unique topics on the test broker, TLS material
+/// and a provider-token key from `salvo mock-apns --generate-tls`, the mock APNs as a child
+/// process recording every acceptance, and worker configuration files pointing at both.
+///
+/// The worker and the mock are the real `salvo` binary, so these tests exercise exactly what an
+/// operator runs: YAML loading, TLS with a CA generated at test time, JWT verification by the
+/// mock, Kafka through librdkafka against a real broker.
+final class WorkerStage: Sendable {
+    static let app = "shop"
+    static let bundleID = "com.example.shop"
+
+    let cluster: CLITestCluster
+    let directory: URL
+    let prefix: String
+    let groupID: String
+    let mock: BackgroundProcess
+    let mockPort: Int
+    let mockAdminPort: Int
+    let recordURL: URL
+    private let tokenKey: (keyID: String, teamID: String, path: String)
+
+    var jobsTopic: String { "\(prefix).jobs" }
+    var priorityTopic: String { "\(prefix).jobs.priority" }
+    var feedbackTopic: String { "\(prefix).feedback" }
+    var retryTopic: String { "\(prefix).retry" }
+    var deadLetterTopic: String { "\(prefix).dlq" }
+
+    /// Creates the topics and starts the mock with `scenarioYAML`.
+    init(cluster: CLITestCluster, scenarioYAML: String, partitions: Int = 4) async throws {
+        self.cluster = cluster
+        directory = try CommandRunner.temporaryDirectory()
+        let prefix = cluster.uniqueName("e2e")
+        self.prefix = prefix
+        groupID = "\(prefix)-workers"
+        cluster.adopt(["jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes"].map { "\(prefix).\($0)" })
+        let topics = try await CommandRunner.salvo([
+            "topics", "create", "--brokers", cluster.brokers, "--prefix", prefix, "--partitions", String(partitions),
+        ])
+        guard topics.status == 0 else { throw CLITestError("topics create failed: \(topics.stderr)") }
+
+        let tls = directory.appendingPathComponent("tls").path
+        let generated = try await CommandRunner.salvo(["mock-apns", "--generate-tls", tls, "--topic", Self.bundleID])
+        guard generated.status == 0,
+            let argument = generated.stdoutText.split(separator: " ").drop(while: { $0 != "--token-key" }).dropFirst().first
+        else {
+            throw CLITestError("mock-apns --generate-tls failed: \(generated.stdoutText) \(generated.stderr)")
+        }
+        let parts = argument.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 2).map(String.init)
+        tokenKey = (parts[0], parts[1], parts[2])
+
+        let scenario = directory.appendingPathComponent("scenario.yaml")
+        try scenarioYAML.write(to: scenario, atomically: true, encoding: .utf8)
+        recordURL = directory.appendingPathComponent("record.ndjson")
+        mock = try BackgroundProcess.salvo("mock-apns", [
+            "mock-apns", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0",
+            "--tls-cert", "\(tls)/server.pem", "--tls-key", "\(tls)/server-key.pem",
+            "--token-key", "\(tokenKey.keyID):\(tokenKey.teamID):\(tokenKey.path)",
+            "--scenario", scenario.path, "--record", recordURL.path, "--log-level", "warning",
+        ])
+        let listening = try await mock.waitForOutput(containing: "listening on")
+        let admin = try await mock.waitForOutput(containing: "admin on")
+        mockPort = try Self.port(in: listening)
+        mockAdminPort = try Self.port(in: admin)
+    }
+
+    private static func port(in line: String) throws -> Int {
+        guard let match = line.firstMatch(of: /127\.0\.0\.1:(\d+)/), let port = Int(match.1) else {
+            throw CLITestError("no 127.0.0.1:PORT in \"\(line)\"")
+        }
+        return port
+    }
+
+    /// A worker configuration for this stage; `extra` is appended (YAML top-level keys).
+    func writeWorkerConfiguration(name: String = "worker.yaml", extra: String = "") throws -> URL {
+        let yaml = """
+            kafka:
+              brokers: ["\(cluster.brokers)"]
+              client_id: salvo-e2e
+              properties:
+                session.timeout.ms: "6000"
+                heartbeat.interval.ms: "500"
+            group_id: \(groupID)
+            topics:
+              jobs: \(jobsTopic)
+              priority: \(priorityTopic)
+              retry: \(retryTopic)
+              feedback: \(feedbackTopic)
+              dead_letter: \(deadLetterTopic)
+            apps:
+              \(Self.app):
+                bundle_id: \(Self.bundleID)
+                credential:
+                  token:
+                    key_file: \(tokenKey.path)
+                    key_id: \(tokenKey.keyID)
+                    team_id: \(tokenKey.teamID)
+                environments:
+                  - host: 127.0.0.1
+                    port: \(mockPort)
+                    behaves_as: production
+                    ca_file: \(directory.appendingPathComponent("tls").path)/ca.pem
+                    tls_server_name: localhost
+                pool:
+                  connections: 2
+                  request_timeout: 10s
+            operations:
+              listen: 127.0.0.1:0
+            drain_deadline: 15s
+            log_level: warning
+            \(extra)
+            """
+        let url = directory.appendingPathComponent(name)
+        try yaml.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    func startWorker(_ configuration: URL, name: String = "worker") throws -> BackgroundProcess {
+        try BackgroundProcess.salvo(name, ["worker", "--config", configuration.path])
+    }
+
+    /// Sends NDJSON lines to `topic` with `salvo enqueue`.
+    func enqueue(_ lines: [String], to topic: String) async throws {
+        guard !lines.isEmpty else { return }
+        let file = directory.appendingPathComponent("jobs-\(UUID().uuidString).ndjson")
+        try CampaignFixture.write(lines, to: file)
+        let result = try await CommandRunner.salvo(
+            ["enqueue", "--brokers", cluster.brokers, "--topic", topic, "--key-field", "id", file.path], timeout: .seconds(120))
+        guard result.status == 0 else { throw CLITestError("enqueue to \(topic) failed: \(result.stderr)") }
+    }
+
+    /// The record file as the mock has flushed it so far (it flushes every second).
+    func record() throws -> MockRecord { try MockRecord(contentsOf: recordURL) }
+
+    /// Waits until the mock has accepted every token of `expected`, or `timeout` passes; returns
+    /// the last record read either way.
+    func waitForDeliveries(of expected: Set<String>, timeout: Duration) async throws -> MockRecord {
+        let deadline = ContinuousClock.now + timeout
+        var record = try self.record()
+        while ContinuousClock.now < deadline {
+            if expected.allSatisfy({ record.acceptedCount[$0] != nil }) { return record }
+            try await Task.sleep(for: .milliseconds(500))
+            record = try self.record()
+        }
+        return record
+    }
+
+    /// Every message of `topic`: key and value.
+    func messages(of topic: String) async throws -> [(key: String, value: String)] {
+        let result = try await cluster.read(topic, format: "%k\t%s\n")
+        guard result.status == 0 else { throw CLITestError("kcat could not read \(topic): \(result.stderr)") }
+        return result.stdoutText.split(separator: "\n", omittingEmptySubsequences: true).map { line in
+            let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
+    /// Per partition of `topic`: how many messages it holds (offsets start at 0 on a new topic).
+    func messageCounts(of topic: String) async throws -> [Int32: Int64] {
+        let result = try await cluster.read(topic, format: "%p\n")
+        guard result.status == 0 else { throw CLITestError("kcat could not read \(topic): \(result.stderr)") }
+        var counts: [Int32: Int64] = [:]
+        for line in result.stdoutText.split(separator: "\n") { counts[Int32(line)!, default: 0] += 1 }
+        return counts
+    }
+
+    /// Whether `group` has committed, on every partition of `topic` holding messages, the offset
+    /// after its last message.
+    func uncommittedPartitions(of topic: String, group: String) async throws -> [String] {
+        let counts = try await messageCounts(of: topic)
+        var logger = Logger(label: "salvo.e2e.offsets")
+        logger.logLevel = .critical
+        var configuration = KafkaConsumerConfiguration(
+            client: KafkaClientConfiguration(bootstrapServers: cluster.brokers), groupID: group, topics: [topic])
+        configuration.sessionTimeout = .seconds(6)
+        configuration.heartbeatInterval = .milliseconds(500)
+        let consumer = try KafkaConsumer(configuration: configuration, logger: logger)
+        let partitions = counts.keys.sorted().map { KafkaTopicPartition(topic: topic, partition: $0) }
+        let committed = try await consumer.committedOffsets(for: partitions)
+        try? await consumer.close()
+        return partitions.compactMap { partition in
+            let have = committed[partition] ?? nil
+            let want = counts[partition.partition]!
+            return have == want ? nil : "\(partition): committed \(have.map(String.init) ?? "nothing"), messages \(want)"
+        }
+    }
+
+    func stop() async {
+        await mock.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

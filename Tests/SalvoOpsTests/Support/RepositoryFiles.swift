@@ -1,0 +1,48 @@
+import Foundation
+import Yams
+
+/// The repository's deployment artifacts, found from this file's location.
+enum RepositoryFiles {
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func path(_ relative: String) -> String {
+        root.appendingPathComponent(relative).path
+    }
+
+    static func text(_ relative: String) throws -> String {
+        try String(contentsOfFile: path(relative), encoding: .utf8)
+    }
+
+    /// Every file under `folders` whose name ends in one of `extensions`, as repository-relative
+    /// paths, sorted.
+    static func files(under folders: [String], extensions: Set<String>) -> [String] {
+        var found: [String] = []
+        for folder in folders {
+            guard let enumerator = FileManager.default.enumerator(atPath: path(folder)) else { continue }
+            for case let relative as String in enumerator where extensions.contains((relative as NSString).pathExtension) {
+                found.append("\(folder)/\(relative)")
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Every YAML document of a (possibly multi-document) file.
+    static func yamlDocuments(_ relative: String) throws -> [Any] {
+        // Yams' sequence keeps a parse error aside instead of throwing it.
+        var sequence = try Yams.load_all(yaml: text(relative))
+        var documents: [Any] = []
+        while let document = sequence.next() { documents.append(document) }
+        if let error = sequence.error { throw error }
+        return documents
+    }
+
+    static func json(_ relative: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path(relative))))
+    }
+
+    /// The documents of a YAML file whose `kind` is `kind`.
+    static func manifests(_ relative: String, kind: String) throws -> [[String: Any]] {
+        try yamlDocuments(relative).compactMap { $0 as? [String: Any] }.filter { $0["kind"] as? String == kind }
+    }
+}
