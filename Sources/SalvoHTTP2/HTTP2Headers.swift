@@ -116,8 +116,9 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     }
 
     /// Appends a field from bytes valid only for the duration of the call: one capacity check
-    /// and two copies, because this runs for every header of every request and response.
-    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    /// and two copies, because this runs for every header of every request and response (public
+    /// for servers writing a value into a stack buffer, such as the mock's `apns-id`).
+    public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         precondition(name.count <= Int(UInt16.max) && value.count <= Int(UInt32.max), "header field too long")
         let total = Self.entryHeaderSize + name.count + value.count
         // reserve + withVeryUnsafeMutableBytes + moveWriterIndex: measured cheaper than the
@@ -172,14 +173,18 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
         return found
     }
 
-    /// Calls `body` with every field's name and value, in order, as views of this list's storage:
-    /// no copies and no Strings, for a server that inspects every request's headers (the mock APNs).
-    public func forEachField(_ body: (_ name: ByteBufferView, _ value: ByteBufferView) -> Void) {
-        self.forEachEntry { name, value in
-            body(
-                self.storage.viewBytes(at: name.lowerBound, length: name.count)!,
-                self.storage.viewBytes(at: value.lowerBound, length: value.count)!)
-            return true
+    /// Calls `body` with every field's name and value, in order, as raw bytes valid only during
+    /// the call: no copies, no Strings and no reference counting, for a server that inspects every
+    /// request's headers (the mock APNs).
+    public func forEachField(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void) {
+        self.storage.withUnsafeReadableBytes { bytes in
+            let origin = self.storage.readerIndex
+            self.forEachEntry { name, value in
+                body(
+                    UnsafeRawBufferPointer(rebasing: bytes[(name.lowerBound - origin)..<(name.upperBound - origin)]),
+                    UnsafeRawBufferPointer(rebasing: bytes[(value.lowerBound - origin)..<(value.upperBound - origin)]))
+                return true
+            }
         }
     }
 

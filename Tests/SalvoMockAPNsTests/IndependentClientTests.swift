@@ -54,6 +54,29 @@ struct IndependentClientTests {
             #expect(missing.status == 403)
             #expect(missing.body == #"{"reason":"MissingProviderToken"}"#)
 
+            let signer = try APNsJWTSigner(credential: self.material.tokenCredential())
+            let now = Int64(Date().timeIntervalSince1970)
+            let expired = try await self.curlPush(url, tls, headers: ["authorization: bearer \(try signer.sign(issuedAt: now - 3_700).jwt)"])
+            #expect(expired.status == 403)
+            #expect(expired.body == #"{"reason":"ExpiredProviderToken"}"#)
+            let forged = try await self.curlPush(url, tls, headers: ["authorization: bearer \(jwt.dropLast(4))AAAA"])
+            #expect(forged.status == 403)
+            #expect(forged.body == #"{"reason":"InvalidProviderToken"}"#)
+
+            // Two transfers in one curl run share its connection: the second brings a new token.
+            let second = try signer.sign(issuedAt: now - 60).jwt
+            let updates = try await ExternalProcess.run(
+                "/usr/bin/curl",
+                ["-sS", "--max-time", "10"] + tls + [
+                    "-o", "/dev/null", "-w", "%{http_code} %{num_connects}\n", "--data-binary", TestPush.payload,
+                    "-H", "apns-topic: \(TestPush.topic)", "-H", "authorization: bearer \(jwt)", url, "--next",
+                ] + tls + [
+                    "-o", "/dev/null", "-w", "%{http_code} %{num_connects}\n", "--data-binary", TestPush.payload,
+                    "-H", "apns-topic: \(TestPush.topic)", "-H", "authorization: bearer \(second)", url,
+                ])
+            #expect(updates.stdout == "200 1\n429 0\n", "one connection, then the new token is refused: \(updates.stderr)")
+            #expect(server.stats().rejected("TooManyProviderTokenUpdates") == 1)
+
             let certificate = [
                 "--cert", self.file(MockTLSMaterial.FileName.clientCertificate),
                 "--key", self.file(MockTLSMaterial.FileName.clientPrivateKey),
@@ -62,7 +85,7 @@ struct IndependentClientTests {
             let disallowed = try await self.curlPush(url, tls + certificate, topic: "com.other.app")
             #expect(disallowed.status == 400)
             #expect(disallowed.body == #"{"reason":"TopicDisallowed"}"#)
-            #expect(server.stats().accepted == 2)
+            #expect(server.stats().accepted == 3)
         }
     }
 

@@ -115,10 +115,19 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The canonical text, written once (no intermediate byte array): servers answer an
+    /// `apns-id` on every response.
+    public var string: String {
+        String(unsafeUninitializedCapacity: Self.textLength) { buffer in
+            self.write(into: UnsafeMutableRawBufferPointer(buffer))
+            return Self.textLength
+        }
+    }
+
     /// The UUID version (4 for random, 5 for deterministic ids).
     public var version: Int { Int((high >> 12) & 0xF) }
 
-    public var description: String { String(decoding: headerValue, as: UTF8.self) }
+    public var description: String { string }
 
     /// Sets the version nibble and the RFC 4122 variant (`10xx`).
     private func withVersion(_ version: UInt64) -> APNsID {

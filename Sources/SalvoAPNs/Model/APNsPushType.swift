@@ -28,11 +28,16 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable, CustomString
 
     /// Parses the header value; nil for a type Apple does not define (APNs: `InvalidPushType`).
     public init?(headerValue: some Collection<UInt8>) {
-        guard let type = Self.allCases.first(where: { ASCII.equalsCaseInsensitive(headerValue, lowercase: $0.headerValue) }) else {
-            return nil
+        for (type, bytes) in Self.parseTable where ASCII.equalsCaseInsensitive(headerValue, lowercase: bytes) {
+            self = type
+            return
         }
-        self = type
+        return nil
     }
+
+    /// Every type with its header bytes, in one array: parsing walks it instead of looking each
+    /// type's bytes up in `headerValues` (a hash per type tried, on every request a server reads).
+    private static let parseTable: [(APNsPushType, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
 
     /// The push type a topic implies when the header is absent: the type whose suffix the topic
     /// carries, else alert (what APNs assumes for headerless requests).
@@ -71,6 +76,17 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable, CustomString
         }
     }
 
+    /// ``allowedPriorities`` as a check that builds no Set: it runs for every request a server
+    /// validates.
+    public func allows(_ priority: APNsPriority) -> Bool {
+        switch self {
+        case .background: return priority == .powerConsiderate
+        case .location: return priority == .immediate || priority == .powerConsiderate
+        case .pushtotalk: return priority == .immediate
+        default: return true
+        }
+    }
+
     /// Largest payload APNs accepts for this type, in bytes.
     public var maximumPayloadSize: Int {
         self == .voip ? Self.voipMaximumPayloadSize : Self.defaultMaximumPayloadSize
@@ -86,7 +102,7 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable, CustomString
     /// the combination is valid. Shared by the client (before sending) and the mock server.
     public func violation(topic: APNsTopic, priority: APNsPriority) -> APNsReason? {
         if let suffix = topicSuffix, !topic.hasSuffixRule(suffix) { return .badTopic }
-        if !allowedPriorities.contains(priority) { return .badPriority }
+        if !allows(priority) { return .badPriority }
         return nil
     }
 

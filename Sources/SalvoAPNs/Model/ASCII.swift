@@ -1,7 +1,12 @@
 /// Byte-level helpers shared by the model types and the validator, so header values are checked
 /// and produced without building Strings on the hot path.
 enum ASCII {
-    static let lowercaseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The lowercase hex digit for 0…15, computed rather than looked up: a global table costs a
+    /// lazy-initialisation check per access, per byte of every token and apns-id.
+    @inline(__always)
+    static func lowercaseHexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? value &+ UInt8(ascii: "0") : value &+ (UInt8(ascii: "a") &- 10)
+    }
 
     /// The value of a hexadecimal digit (either case), or nil.
     @inline(__always)

@@ -55,14 +55,23 @@ public struct APNsRequestValidator: Sendable {
         headers: some Sequence<APNsHeaderField>,
         bodySize: Int
     ) -> Verdict {
-        guard method.elementsEqual(APNsRequest.method) else { return .rejected(.methodNotAllowed) }
+        guard Self.isPOST(method) else { return .rejected(.methodNotAllowed) }
         let token: DeviceToken
         switch DeviceToken.parse(path: path) {
         case .success(let parsed): token = parsed
         case .failure(let reason): return .rejected(reason)
         }
-        guard let fields = Fields(headers) else { return .rejected(.duplicateHeaders) }
+        // One dynamic call turns the caller's sequence into an array (free when it is one), so the
+        // per-field work below is specialised rather than walked through protocol witnesses.
+        guard let fields = Fields(Array(headers)) else { return .rejected(.duplicateHeaders) }
         return check(fields, token: token, bodySize: bodySize)
+    }
+
+    /// Compares through one dynamic call rather than byte by byte through protocol witnesses
+    /// (callers in other modules pass types this module cannot specialise for).
+    private static func isPOST(_ method: some Collection<UInt8>) -> Bool {
+        method.withContiguousStorageIfAvailable { $0.elementsEqual(APNsRequest.method) }
+            ?? Array(method).elementsEqual(APNsRequest.method)
     }
 
     private func check(_ fields: Fields, token: DeviceToken, bodySize: Int) -> Verdict {
@@ -75,10 +84,12 @@ public struct APNsRequestValidator: Sendable {
             topic = fallback
         }
 
-        var pushType = APNsPushType.inferred(fromTopic: topic)
+        let pushType: APNsPushType
         if let value = fields.pushType {
             guard let parsed = APNsPushType(headerValue: value) else { return .rejected(.invalidPushType) }
             pushType = parsed
+        } else {
+            pushType = APNsPushType.inferred(fromTopic: topic)
         }
 
         var priority = APNsPriority.immediate
@@ -120,22 +131,30 @@ public struct APNsRequestValidator: Sendable {
         var apnsID: [UInt8]?
         var authorization: [UInt8]?
 
-        init?(_ headers: some Sequence<APNsHeaderField>) {
-            // A handful of headers per request: a linear scan beats hashing.
-            var seen: [[UInt8]] = []
+        init?(_ headers: [APNsHeaderField]) {
+            // A known name repeats when its slot is already filled; other names (rare) are
+            // remembered in a list. No allocation for the usual request.
+            var otherNames: [[UInt8]] = []
+            func store(_ value: [UInt8], in slot: inout [UInt8]?) -> Bool {
+                if slot != nil { return false }
+                slot = value
+                return true
+            }
             for field in headers {
-                if seen.contains(field.name) { return nil }
-                seen.append(field.name)
+                let stored: Bool
                 switch field.name {
-                case APNsHeaderField.Name.topic: topic = field.value
-                case APNsHeaderField.Name.pushType: pushType = field.value
-                case APNsHeaderField.Name.priority: priority = field.value
-                case APNsHeaderField.Name.expiration: expiration = field.value
-                case APNsHeaderField.Name.collapseID: collapseID = field.value
-                case APNsHeaderField.Name.apnsID: apnsID = field.value
-                case APNsHeaderField.Name.authorization: authorization = field.value
-                default: break
+                case APNsHeaderField.Name.topic: stored = store(field.value, in: &topic)
+                case APNsHeaderField.Name.pushType: stored = store(field.value, in: &pushType)
+                case APNsHeaderField.Name.priority: stored = store(field.value, in: &priority)
+                case APNsHeaderField.Name.expiration: stored = store(field.value, in: &expiration)
+                case APNsHeaderField.Name.collapseID: stored = store(field.value, in: &collapseID)
+                case APNsHeaderField.Name.apnsID: stored = store(field.value, in: &apnsID)
+                case APNsHeaderField.Name.authorization: stored = store(field.value, in: &authorization)
+                default:
+                    stored = !otherNames.contains(field.name)
+                    otherNames.append(field.name)
                 }
+                if !stored { return nil }
             }
         }
     }

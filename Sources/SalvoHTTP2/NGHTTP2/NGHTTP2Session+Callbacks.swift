@@ -15,34 +15,46 @@ extension NGHTTP2Session {
     static func install(into callbacks: OpaquePointer?) {
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
             guard let frame else { return 0 }
-            NGHTTP2Session.from(userData).beginHeaders(
-                streamID: frame.pointee.hd.stream_id, isRequest: frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST)
+            NGHTTP2Session.with(userData) { session in
+                session.beginHeaders(
+                    streamID: frame.pointee.hd.stream_id, isRequest: frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST)
+            }
             return 0
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, _, name, nameLength, value, valueLength, _, userData in
-            NGHTTP2Session.from(userData).addHeader(
-                name: UnsafeRawBufferPointer(start: name, count: nameLength),
-                value: UnsafeRawBufferPointer(start: value, count: valueLength))
+            NGHTTP2Session.with(userData) { session in
+                session.addHeader(
+                    name: UnsafeRawBufferPointer(start: name, count: nameLength),
+                    value: UnsafeRawBufferPointer(start: value, count: valueLength))
+            }
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
             guard let frame else { return 0 }
-            NGHTTP2Session.from(userData).frameReceived(frame)
+            NGHTTP2Session.with(userData) { session in
+                session.frameReceived(frame)
+            }
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
-            NGHTTP2Session.from(userData).receivedData(
-                streamID: streamID, bytes: UnsafeRawBufferPointer(start: data, count: length))
+            NGHTTP2Session.with(userData) { session in
+                session.receivedData(
+                    streamID: streamID, bytes: UnsafeRawBufferPointer(start: data, count: length))
+            }
             return 0
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, errorCode, userData in
-            NGHTTP2Session.from(userData).streamClosed(streamID: streamID, errorCode: errorCode)
+            NGHTTP2Session.with(userData) { session in
+                session.streamClosed(streamID: streamID, errorCode: errorCode)
+            }
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, libraryErrorCode, userData in
             if let frame, frame.pointee.hd.type == NGHTTP2Session.typeHeaders {
-                NGHTTP2Session.from(userData).droppedHeaders(
-                    streamID: frame.pointee.hd.stream_id, libraryErrorCode: libraryErrorCode)
+                NGHTTP2Session.with(userData) { session in
+                    session.droppedHeaders(
+                        streamID: frame.pointee.hd.stream_id, libraryErrorCode: libraryErrorCode)
+                }
             }
             return 0
         }
@@ -58,9 +70,11 @@ extension NGHTTP2Session {
                 guard let slot = NGHTTP2Session.slot(source?.pointee.ptr) else {
                     return ssize_t(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
                 }
-                let copied = NGHTTP2Session.from(userData).readBody(
-                    slot: slot, into: UnsafeMutableRawBufferPointer(start: buffer, count: length),
-                    endOfData: &endOfData)
+                let copied = NGHTTP2Session.with(userData) { session in
+                    session.readBody(
+                        slot: slot, into: UnsafeMutableRawBufferPointer(start: buffer, count: length),
+                        endOfData: &endOfData)
+                }
                 guard let copied else { return ssize_t(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
                 if endOfData { dataFlags!.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
                 return copied

@@ -4,15 +4,6 @@ import SalvoAPNs
 import SalvoHTTP2
 
 extension MockAPNsConnectionHandler {
-    /// Header names the validator reads, matched against request bytes without building Strings.
-    private static let apnsHeaderNames: [[UInt8]] = [
-        APNsHeaderField.Name.topic, APNsHeaderField.Name.pushType, APNsHeaderField.Name.priority,
-        APNsHeaderField.Name.authorization, APNsHeaderField.Name.apnsID, APNsHeaderField.Name.expiration,
-        APNsHeaderField.Name.collapseID,
-    ]
-    private static let methodName = Array(":method".utf8)
-    private static let pathName = Array(":path".utf8)
-
     /// Decides the connection's authentication once, from the TLS handshake's client certificate.
     func resolveAuthentication(context: ChannelHandlerContext) {
         var certificateBundleID: String?? = nil
@@ -24,32 +15,16 @@ extension MockAPNsConnectionHandler {
         let authentication = MockAuthentication.resolve(
             certificateBundleID: certificateBundleID, requiresAuthentication: self.runtime.configuration.requiresAuthentication)
         self.authentication = authentication
-        self.validator = authentication.makeValidator()
+        self.validation.validator = authentication.makeValidator()
     }
 
     /// Apple's rules, authentication, the additional rule, then the scenario, first failure wins.
     func judge(_ request: HTTP2Request, receivedAt: Int64) -> MockAnswer {
-        var method = ByteBufferView()
-        var path = ByteBufferView()
-        var fields: [APNsHeaderField] = []
-        fields.reserveCapacity(6)
-        request.headers.forEachField { name, value in
-            if name.first == UInt8(ascii: ":") {
-                if name.elementsEqual(Self.methodName) {
-                    method = value
-                } else if name.elementsEqual(Self.pathName) {
-                    path = value
-                }
-            } else if let known = Self.apnsHeaderNames.first(where: { name.elementsEqual($0) }) {
-                // Names are shared constants; only values are copied. Other headers (user-agent,
-                // content-length, …) are not APNs's business and take no part in the checks.
-                fields.append(APNsHeaderField(name: known, value: Array(value)))
-            }
-        }
         let push: APNsReceivedRequest
-        switch self.validator.inspect(method: method, path: path, headers: fields, bodySize: request.body.readableBytes) {
+        let (verdict, apnsIDBytes) = self.validation.inspect(request.headers, bodySize: request.body.readableBytes)
+        switch verdict {
         case .rejected(let reason):
-            let echoed = fields.first { $0.name == APNsHeaderField.Name.apnsID }.flatMap { APNsID(headerValue: $0.value) }
+            let echoed = apnsIDBytes.flatMap { APNsID(headerValue: $0) }
             return .rejected(reason, apnsID: echoed ?? APNsID.random(using: &self.random), request: nil, timestampMilliseconds: nil)
         case .accepted(let accepted):
             push = accepted

@@ -11,7 +11,6 @@ import SalvoHTTP2
 /// no `NIOAny` box per response, and the session handler flushes once per read burst.
 final class MockAPNsConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2ReceivedRequest
-    typealias OutboundOut = HTTP2Command
 
     static let shutdownDebugData = ByteBuffer(string: #"{"reason":"Shutdown"}"#)
 
@@ -22,7 +21,7 @@ final class MockAPNsConnectionHandler: ChannelInboundHandler {
     var connection: MockConnectionStateMachine
     var providerToken = MockProviderTokenStateMachine()
     var authentication: MockAuthentication?
-    var validator = APNsRequestValidator()
+    var validation = MockConnectionValidator()
     var random: MockRandom
     private var scenarioGeneration: Int
     var scenario: MockScenario

@@ -18,9 +18,9 @@ struct MockResponses: Sendable {
     /// 200 with `apns-id`, and in sandbox a fresh `apns-unique-id`.
     func accepted(apnsID: APNsID, random: inout MockRandom) -> HTTP2Response {
         var headers = HTTP2Headers(minimumCapacity: self.includesUniqueID ? 128 : 64)
-        headers.add(name: "apns-id", value: apnsID.description)
+        Self.add(apnsID, named: "apns-id", to: &headers)
         if self.includesUniqueID {
-            headers.add(name: "apns-unique-id", value: APNsID.random(using: &random).description)
+            Self.add(APNsID.random(using: &random), named: "apns-unique-id", to: &headers)
         }
         return HTTP2Response(status: 200, headers: headers)
     }
@@ -30,7 +30,7 @@ struct MockResponses: Sendable {
         var headers = HTTP2Headers(minimumCapacity: self.includesUniqueID ? 128 : 64)
         headers.add(name: "apns-id", value: apnsID)
         if self.includesUniqueID {
-            headers.add(name: "apns-unique-id", value: APNsID.random(using: &random).description)
+            Self.add(APNsID.random(using: &random), named: "apns-unique-id", to: &headers)
         }
         return HTTP2Response(status: 200, headers: headers)
     }
@@ -38,7 +38,7 @@ struct MockResponses: Sendable {
     /// The reason's status with `{"reason":…}` (and `"timestamp"` when given, for 410).
     func rejected(_ reason: APNsReason, apnsID: APNsID, timestampMilliseconds: Int64?) -> HTTP2Response {
         var headers = HTTP2Headers(minimumCapacity: 64)
-        headers.add(name: "apns-id", value: apnsID.description)
+        Self.add(apnsID, named: "apns-id", to: &headers)
         let body: ByteBuffer
         if timestampMilliseconds == nil, let cached = self.bodies[reason] {
             body = cached
@@ -46,5 +46,15 @@ struct MockResponses: Sendable {
             body = ByteBuffer(bytes: APNsErrorBody(reason: reason, timestampMilliseconds: timestampMilliseconds).encoded())
         }
         return HTTP2Response(status: reason.status ?? 500, headers: headers, body: body)
+    }
+
+    /// Writes the id's text straight into the header block (no String per answer).
+    private static func add(_ id: APNsID, named name: StaticString, to headers: inout HTTP2Headers) {
+        withUnsafeTemporaryAllocation(byteCount: APNsID.textLength, alignment: 1) { text in
+            id.write(into: text)
+            headers.add(
+                name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount),
+                value: UnsafeRawBufferPointer(text))
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import NIOPosix
 import SalvoAPNs
 import SalvoMockAPNs
 import ServiceLifecycle
@@ -65,6 +66,9 @@ struct MockAPNsCommand: AsyncParsableCommand {
     @Option(help: "Bundle id put in the generated client certificate (with --generate-tls).")
     var topic = "com.example.salvo"
 
+    @Option(help: "Event-loop threads serving connections; 0 means one per core.")
+    var threads = 0
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -78,7 +82,12 @@ struct MockAPNsCommand: AsyncParsableCommand {
             throw ValidationError("unknown --log-level \(self.logLevel)")
         }
         logger.logLevel = level
-        let server = try MockAPNsServer(configuration: try self.makeConfiguration(), logger: logger)
+        guard self.threads >= 0 else { throw ValidationError("--threads must be ≥ 0") }
+        let eventLoops = self.threads > 0 ? MultiThreadedEventLoopGroup(numberOfThreads: self.threads) : nil
+        let server = try MockAPNsServer(
+            configuration: try self.makeConfiguration(),
+            eventLoopGroup: eventLoops ?? MultiThreadedEventLoopGroup.singleton,
+            logger: logger)
         let addresses = try await server.start()
         let scheme = self.h2c ? "http" : "https"
         print("mock-apns listening on \(scheme)://\(addresses.apnsEndpoint) (scenario \(server.scenario.name))")
@@ -89,6 +98,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
             configuration: ServiceGroupConfiguration(
                 services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+        try await eventLoops?.shutdownGracefully()
         let stats = server.stats()
         print("mock-apns stopped: \(stats.accepted) accepted, \(stats.rejectedTotal) rejected, \(stats.connectionsTotal) connections")
         fflush(nil)  // nil: every stream, so a parent reading the pipe sees the lines now
