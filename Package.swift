@@ -140,7 +140,7 @@ let package = Package(
         // Runs the built `salvo` executable as a subprocess against the test broker.
         .testTarget(
             name: "SalvoCLITests",
-            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoTestSupport", logging],
+            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoLoadTest", "SalvoTestSupport", logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,13 +1,13 @@
 /// SplitMix64: a tiny seeded generator, so a scenario's tokens are the same on every machine and
 /// every run (the standard library's generators are not seedable).
-struct LoadTestRandom: RandomNumberGenerator, Sendable {
+public struct LoadTestRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         self.state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -24,7 +24,7 @@ extension LoadTestScenario: Decodable {
                 forKey: .kind, in: container,
                 debugDescription: "kind must be \"load\" (got \(kind.map { "\"\($0)\"" } ?? "none")); a file without it is a mock scenario")
         }
-        try LoadTestStrictKeys.check(decoder, allowed: CodingKeys.self)
+        try StrictKeys.check(decoder, allowed: CodingKeys.self)
         var scenario = LoadTestScenario()
         scenario.name = try container.decodeIfPresent(String.self, forKey: .name) ?? scenario.name
         scenario.mockScenario = try container.decodeIfPresent(String.self, forKey: .mockScenario)
@@ -100,7 +100,7 @@ extension LoadTestScenario.Topics: Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try LoadTestStrictKeys.check(decoder, allowed: CodingKeys.self)
+        try StrictKeys.check(decoder, allowed: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
         priority = try container.decodeIfPresent(String.self, forKey: .priority) ?? priority
@@ -118,7 +118,7 @@ extension LoadTestScenario.Phase: Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try LoadTestStrictKeys.check(decoder, allowed: CodingKeys.self)
+        try StrictKeys.check(decoder, allowed: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             name: try container.decodeIfPresent(String.self, forKey: .name),
@@ -137,7 +137,7 @@ extension LoadTestScenario.Campaign: Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try LoadTestStrictKeys.check(decoder, allowed: CodingKeys.self)
+        try StrictKeys.check(decoder, allowed: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             tokensPerJob: try container.decode(Int.self, forKey: .tokensPerJob),
@@ -155,7 +155,7 @@ extension LoadTestScenario.Mix: Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try LoadTestStrictKeys.check(decoder, allowed: CodingKeys.self)
+        try StrictKeys.check(decoder, allowed: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
         unregistered = try container.decodeIfPresent(Double.self, forKey: .unregistered) ?? 0

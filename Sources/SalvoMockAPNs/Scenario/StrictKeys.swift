@@ -1,6 +1,7 @@
 /// Refuses keys a scenario type does not know, so a typo in a scenario file (`p99ms`) fails at
-/// load time instead of silently leaving a fault switched off.
-enum StrictKeys {
+/// load time instead of silently leaving a fault switched off. Public because load-test scenarios
+/// (`SalvoLoadTest`) hold themselves to the same rule.
+public enum StrictKeys {
     private struct AnyKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -8,7 +9,7 @@ enum StrictKeys {
         init?(intValue: Int) { nil }
     }
 
-    static func check<Keys: CodingKey & CaseIterable>(_ decoder: any Decoder, allowed: Keys.Type) throws {
+    public static func check<Keys: CodingKey & CaseIterable>(_ decoder: any Decoder, allowed: Keys.Type) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         let known = Set(Keys.allCases.map(\.stringValue))
         for key in container.allKeys where !known.contains(key.stringValue) {

@@ -1,5 +1,6 @@
 import Foundation
 import SalvoAPNs
+import SalvoLoadTest
 import SalvoMockAPNs
 
 /// Jobs for end-to-end runs, and what the mock must see because of them.
@@ -17,10 +18,10 @@ struct CampaignFixture {
     var campaignLines: [String] = []
     var perUserLines: [String] = []
     var expected = Expected()
-    private var generator: SplitMix64
+    private var generator: LoadTestRandom
 
     init(seed: UInt64) {
-        generator = SplitMix64(seed: seed)
+        generator = LoadTestRandom(seed: seed)
     }
 
     mutating func token() -> String {
@@ -67,20 +68,5 @@ struct CampaignFixture {
 
     static func write(_ lines: [String], to url: URL) throws {
         try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
-    }
-}
-
-/// Steele, Lea and Flood's SplitMix64: tiny, seedable, good enough for test tokens.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import SalvoAPNs
 import SalvoKafka
 import SalvoMockAPNs
@@ -65,12 +66,12 @@ struct WorkerEngineDeliveryTests {
 
     @Test("over TLS with provider-token authentication, the mock verifying every JWT")
     func tlsWithTokenAuthentication() async throws {
-        let pki = try EnginePKI()
-        let credential = try APNsTokenCredential(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: pki.signingKey)
-        let key = MockTokenKey(keyID: "KEY1234567", teamID: "TEAM123456", publicKey: pki.signingKey.publicKey)
-        try await EngineMock.with(tls: pki.serverTLS, tokenKeys: [key]) { mock in
+        // The mock's own generated material: a CA, a server certificate for 127.0.0.1, a .p8 key.
+        let material = try MockTLSMaterial.generate()
+        let caCertificate = try NIOSSLCertificate(bytes: Array(material.caCertificatePEM.utf8), format: .pem)
+        try await EngineMock.with(tls: try material.serverTLS(acceptClientCertificates: false), tokenKeys: [material.tokenKey]) { mock in
             try await withEngineKafka(partitions: 1) { kafka in
-                let app = try mock.app(transport: .tls(trustRoots: .certificates([pki.caCertificate])), credential: credential)
+                let app = try mock.app(transport: .tls(trustRoots: .certificates([caCertificate])), credential: try material.tokenCredential())
                 try await EngineRunner.with(.test(kafka: kafka, app: app)) { runner in
                     _ = try await kafka.produce([EngineJobs.campaign(id: "tls-campaign", tokens: 0..<300)], to: kafka.topics.jobs)
                     _ = try await kafka.produce((0..<20).map { EngineJobs.perUser(id: "tls-\($0)", token: EngineJobs.perUserToken($0)) }, to: kafka.topics.priority)
