@@ -108,13 +108,11 @@ public struct JobLedger: Sendable {
     /// Events for jobs not (or no longer) open, or for an earlier opening of the same position,
     /// are ignored: they belong to revoked partitions.
     private mutating func update(_ job: SourcePosition, _ generation: Generation, _ change: (inout Outstanding) -> Void) -> Action {
-        guard var outstanding = jobs[job], outstanding.generation == generation else { return .none }
-        change(&outstanding)
-        if outstanding.isDone {
-            jobs[job] = nil
-            return .completed(job)
-        }
-        jobs[job] = outstanding
-        return .none
+        // One hash per event (this runs once per notification): change the entry in place.
+        guard let index = jobs.index(forKey: job), jobs.values[index].generation == generation else { return .none }
+        change(&jobs.values[index])
+        guard jobs.values[index].isDone else { return .none }
+        jobs.remove(at: index)
+        return .completed(job)
     }
 }
