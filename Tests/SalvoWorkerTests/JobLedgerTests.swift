@@ -10,9 +10,9 @@ import Testing
         var ledger = JobLedger()
         let job = Self.position(1)
         #expect(ledger.open(job, notifications: 3) == .none)
-        #expect(ledger.notificationFinished(job) == .none)
-        #expect(ledger.notificationFinished(job) == .none)
-        #expect(ledger.notificationFinished(job) == .completed(job))
+        #expect(ledger.notificationFinished(job, generation: ledger.generation(of: job)) == .none)
+        #expect(ledger.notificationFinished(job, generation: ledger.generation(of: job)) == .none)
+        #expect(ledger.notificationFinished(job, generation: ledger.generation(of: job)) == .completed(job))
         #expect(ledger.openJobs == 0)
     }
 
@@ -20,27 +20,27 @@ import Testing
         var ledger = JobLedger()
         let job = Self.position(2)
         _ = ledger.open(job, notifications: 2)
-        #expect(ledger.notificationFinished(job) == .none)
+        #expect(ledger.notificationFinished(job, generation: ledger.generation(of: job)) == .none)
         // Rejected: feedback event and dead letter enqueued.
-        #expect(ledger.notificationFinished(job, records: 2) == .none)
+        #expect(ledger.notificationFinished(job, generation: ledger.generation(of: job), records: 2) == .none)
         #expect(ledger.outstanding(for: job)?.unacknowledgedRecords == 2)
-        #expect(ledger.recordAcknowledged(job) == .none)
-        #expect(ledger.recordAcknowledged(job) == .completed(job))
+        #expect(ledger.recordAcknowledged(job, generation: ledger.generation(of: job)) == .none)
+        #expect(ledger.recordAcknowledged(job, generation: ledger.generation(of: job)) == .completed(job))
     }
 
     @Test func acknowledgementMayArriveBeforeTheNotificationIsReported() {
         var ledger = JobLedger()
         let job = Self.position(3)
         _ = ledger.open(job, notifications: 1)
-        #expect(ledger.recordAcknowledged(job) == .none)
-        #expect(ledger.notificationFinished(job, records: 1) == .completed(job))
+        #expect(ledger.recordAcknowledged(job, generation: ledger.generation(of: job)) == .none)
+        #expect(ledger.notificationFinished(job, generation: ledger.generation(of: job), records: 1) == .completed(job))
     }
 
     @Test func jobLevelRecordsAtOpen() {
         var ledger = JobLedger()
         // A job rejected as a whole: only its dead letter is outstanding.
         #expect(ledger.open(Self.position(4), notifications: 0, records: 1) == .none)
-        #expect(ledger.recordAcknowledged(Self.position(4)) == .completed(Self.position(4)))
+        #expect(ledger.recordAcknowledged(Self.position(4), generation: ledger.generation(of: Self.position(4))) == .completed(Self.position(4)))
         // Nothing outstanding at all.
         #expect(ledger.open(Self.position(5), notifications: 0) == .completed(Self.position(5)))
         #expect(ledger.openJobs == 0)
@@ -50,20 +50,47 @@ import Testing
         var ledger = JobLedger()
         let job = Self.position(6)
         _ = ledger.open(job, notifications: 2)
-        #expect(ledger.recordsEnqueued(job, count: 1) == .none)
-        #expect(ledger.notificationFinished(job) == .none)
-        #expect(ledger.notificationFinished(job) == .none)
-        #expect(ledger.recordAcknowledged(job) == .completed(job))
+        #expect(ledger.recordsEnqueued(job, generation: ledger.generation(of: job), count: 1) == .none)
+        #expect(ledger.notificationFinished(job, generation: ledger.generation(of: job)) == .none)
+        #expect(ledger.notificationFinished(job, generation: ledger.generation(of: job)) == .none)
+        #expect(ledger.recordAcknowledged(job, generation: ledger.generation(of: job)) == .completed(job))
     }
 
     @Test func revokedJobsAreForgottenAndLateEventsIgnored() {
         var ledger = JobLedger()
-        _ = ledger.open(Self.position(7, partition: 0), notifications: 1)
-        _ = ledger.open(Self.position(8, partition: 1), notifications: 1)
+        let revoked = Self.position(7, partition: 0), kept = Self.position(8, partition: 1)
+        _ = ledger.open(revoked, notifications: 1)
+        _ = ledger.open(kept, notifications: 1)
+        let revokedGeneration = ledger.generation(of: revoked)
         ledger.forget { $0.partition == 0 }
         #expect(ledger.openJobs == 1)
-        #expect(ledger.notificationFinished(Self.position(7, partition: 0)) == .none)
-        #expect(ledger.notificationFinished(Self.position(8, partition: 1)) == .completed(Self.position(8, partition: 1)))
+        #expect(ledger.notificationFinished(revoked, generation: revokedGeneration) == .none)
+        #expect(ledger.notificationFinished(kept, generation: ledger.generation(of: kept)) == .completed(kept))
+    }
+
+    /// The partition is revoked while two sends of a job are in flight, assigned back, and the job
+    /// redelivered and opened again; the old sends' outcomes (and the acknowledgement of a record
+    /// one of them caused) arrive late, interleaved with the new opening's. Only the new opening's
+    /// own events may complete it — before the fix the stale outcome closed it one send early.
+    @Test func staleOutcomesOfAnEarlierOpeningNeverCountForTheReopenedJob() {
+        var ledger = JobLedger()
+        let job = Self.position(3)
+        #expect(ledger.open(job, notifications: 2) == .none)
+        let old = ledger.generation(of: job)
+        #expect(ledger.notificationFinished(job, generation: old, records: 1) == .none)
+        ledger.forget { $0.partition == job.partition }
+        #expect(ledger.open(job, notifications: 2) == .none)
+        let new = ledger.generation(of: job)
+        #expect(new != old)
+
+        #expect(ledger.notificationFinished(job, generation: new) == .none)
+        #expect(ledger.notificationFinished(job, generation: old) == .none, "stale outcome")
+        #expect(ledger.recordAcknowledged(job, generation: old) == .none, "stale acknowledgement")
+        #expect(ledger.outstanding(for: job)?.notifications == 1)
+        #expect(ledger.outstanding(for: job)?.unacknowledgedRecords == 0)
+        #expect(ledger.notificationFinished(job, generation: new) == .completed(job))
+        #expect(ledger.openJobs == 0)
+        #expect(ledger.notificationFinished(job, generation: new) == .none, "nothing open any more")
     }
 
     /// Random interleavings of many jobs' events (seeded, so failures replay): each job completes
@@ -109,8 +136,8 @@ import Testing
             let event = pending[jobIndex].removeFirst()
             let action: JobLedger.Action
             switch event {
-            case .finished(let job, let records): action = ledger.notificationFinished(job, records: records)
-            case .acknowledged(let job): action = ledger.recordAcknowledged(job)
+            case .finished(let job, let records): action = ledger.notificationFinished(job, generation: ledger.generation(of: job), records: records)
+            case .acknowledged(let job): action = ledger.recordAcknowledged(job, generation: ledger.generation(of: job))
             }
             if case .completed(let job) = action {
                 #expect(job == jobs[jobIndex])

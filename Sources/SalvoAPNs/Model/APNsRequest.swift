@@ -26,6 +26,17 @@ public struct APNsRequest: Sendable {
         self.payload = payload
     }
 
+    /// For a payload whose shape was already checked (``checkPayload(_:pushType:)`` once per job,
+    /// not once per device token): only the size is checked again, which is O(1) and may have
+    /// changed if a per-token value was spliced into the object.
+    public init(token: DeviceToken, headers: APNsRequestHeaders, apnsID: APNsID? = nil, objectPayload payload: ByteBuffer) throws(APNsError) {
+        try Self.checkSize(payload.readableBytes, pushType: headers.pushType)
+        self.token = token
+        self.headers = headers
+        self.apnsID = apnsID
+        self.payload = payload
+    }
+
     /// Convenience for a single notification: validates the headers and the payload at once.
     public init(
         token: DeviceToken,
@@ -67,7 +78,15 @@ public struct APNsRequest: Sendable {
     /// The payload rules, usable on their own (for example to check a job's payload once before
     /// fanning it out).
     public static func checkPayload(_ payload: some BidirectionalCollection<UInt8>, pushType: APNsPushType) throws(APNsError) {
-        let size = payload.count
+        try checkSize(payload.count, pushType: pushType)
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard payload.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
+              payload.last(where: { !isSpace($0) }) == UInt8(ascii: "}") else {
+            throw APNsError(code: .payloadNotJSONObject, message: "payload must be a JSON object ({ … })")
+        }
+    }
+
+    private static func checkSize(_ size: Int, pushType: APNsPushType) throws(APNsError) {
         if size == 0 {
             throw APNsError(code: .payloadEmpty, message: "payload is empty", reason: .payloadEmpty)
         }
@@ -77,11 +96,6 @@ public struct APNsRequest: Sendable {
                 message: "payload has \(size) bytes; \(pushType) pushes allow at most \(pushType.maximumPayloadSize)",
                 reason: .payloadTooLarge
             )
-        }
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        guard payload.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
-              payload.last(where: { !isSpace($0) }) == UInt8(ascii: "}") else {
-            throw APNsError(code: .payloadNotJSONObject, message: "payload must be a JSON object ({ … })")
         }
     }
 }

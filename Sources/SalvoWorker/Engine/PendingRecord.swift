@@ -13,4 +13,6 @@ struct PendingRecord: Sendable {
     var record: OutgoingRecord
     /// The job (ledger entry) waiting for the acknowledgement.
     var source: SourcePosition
+    /// The ledger entry's generation: an acknowledgement for an earlier opening is ignored.
+    var generation: JobLedger.Generation
 }

@@ -14,7 +14,6 @@ extension WorkerCore {
             return
         }
         phase = .draining
-        metrics.ready.record(0)
         drainPromise = promise
         drainDeadlineTask = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             logger.warning("drain deadline reached", metadata: ["in-flight": "\(inFlight)", "records": "\(pendingRecords)"])

@@ -23,7 +23,7 @@ extension WorkerCore {
             let elapsed = UTCTimestamp.now().millisecondsSince1970 - enqueued
             metrics.latency(lane: item.metricsLane, nanoseconds: max(0, elapsed) * 1_000_000)
         }
-        notificationFinished(item.notification.job.source)
+        notificationFinished(item.notification.job)
     }
 
     /// Executes the classifier's decision (Apple's retry matrix) for one notification.
@@ -37,7 +37,7 @@ extension WorkerCore {
             if let feedback {
                 statistics.invalidTokens += 1
                 metrics.notification(app: feedback.app, outcome: "invalid_token", reason: feedback.reason.string)
-                publish(PendingRecord(kind: .feedback, topic: configuration.topics.feedback, record: feedback.record(), source: notification.job.source))
+                publish(PendingRecord(kind: .feedback, topic: configuration.topics.feedback, record: feedback.record(), source: notification.job.source, generation: notification.job.ledgerGeneration))
                 metrics.feedbackEvent(app: feedback.app, reason: feedback.reason.string)
                 records += 1
             }
@@ -45,10 +45,10 @@ extension WorkerCore {
                 statistics.deadLettered += 1
                 metrics.notification(app: notification.job.app, outcome: "dead_lettered", reason: deadLetter.apnsReason ?? deadLetter.code)
                 let record = DeadLetterRecord.failedNotification(notification, reason: deadLetter, at: .now())
-                publishDeadLetter(record, source: notification.job.source, countsNotification: false)
+                publishDeadLetter(record, source: notification.job.source, generation: notification.job.ledgerGeneration, countsNotification: false)
                 records += 1
             }
-            notificationFinished(notification.job.source, records: records)
+            notificationFinished(notification.job, records: records)
         case .retry(let reason):
             switch retries.schedule(notification, reason: reason, now: clock.now) {
             case .held(_, let rearm):

@@ -14,13 +14,13 @@ extension WorkerCore {
 
     /// `countsNotification`: a rejected token, which is a notification finished by its dead letter
     /// only in the sense that the ledger opened the job with the record already counted.
-    func publishDeadLetter(_ record: DeadLetterRecord, source: SourcePosition, countsNotification: Bool) {
+    func publishDeadLetter(_ record: DeadLetterRecord, source: SourcePosition, generation: JobLedger.Generation, countsNotification: Bool) {
         if countsNotification {
             statistics.deadLettered += 1
             metrics.notification(app: record.app ?? "", outcome: "dead_lettered", reason: record.reason.code)
         }
         metrics.deadLetter(reason: record.reason.code)
-        publish(PendingRecord(kind: .deadLetter, topic: configuration.topics.deadLetter, record: record.record(), source: source))
+        publish(PendingRecord(kind: .deadLetter, topic: configuration.topics.deadLetter, record: record.record(), source: source, generation: generation))
     }
 
     /// Writes notifications the worker cannot hold (memory bound, too far ahead, or shutdown) to
@@ -29,12 +29,12 @@ extension WorkerCore {
     func handOff(_ batch: RetryScheduler.StateMachine<ContinuousClock>.Batch) {
         let dueAt = UTCTimestamp(millisecondsSince1970: UTCTimestamp.now().millisecondsSince1970 + max(0, clock.now.duration(to: batch.due).nanoseconds / 1_000_000))
         for record in RetryRecord.grouping(batch.notifications, dueAt: dueAt) {
-            let source = record.job.source
-            publish(PendingRecord(kind: .retry, topic: configuration.topics.retry, record: record.record(), source: source))
+            let job = record.job
+            publish(PendingRecord(kind: .retry, topic: configuration.topics.retry, record: record.record(), source: job.source, generation: job.ledgerGeneration))
             statistics.handedOff += record.tokens.count
             metrics.notification(app: record.job.app, outcome: "retry_handed_off", reason: "", count: record.tokens.count)
             for index in record.tokens.indices {
-                notificationFinished(source, records: index == 0 ? 1 : 0)
+                notificationFinished(job, records: index == 0 ? 1 : 0)
             }
         }
     }
@@ -50,7 +50,7 @@ extension WorkerCore {
             case .deadLetter: statistics.deadLettersAcknowledged += 1
             case .retry: statistics.retryRecordsAcknowledged += 1
             }
-            ledgerAction(ledger.recordAcknowledged(pending.source))
+            ledgerAction(ledger.recordAcknowledged(pending.source, generation: pending.generation))
             checkDrainProgress()
         case .failure(let error):
             statistics.produceFailures += 1

@@ -108,7 +108,6 @@ final class WorkerCore {
 
     func start() {
         scheduleStatistics()
-        metrics.ready.record(1)
     }
 
     private func scheduleStatistics() {
@@ -137,7 +136,7 @@ final class WorkerCore {
             statistics.jobsRejected += 1
             metrics.job(lane: record.metricsLane, result: "rejected")
             _ = ledger.open(record.source, notifications: 0, records: 1)
-            publishDeadLetter(deadLetter, source: record.source, countsNotification: false)
+            publishDeadLetter(deadLetter, source: record.source, generation: ledger.generation(of: record.source), countsNotification: false)
         case .job(let job):
             open(job, attempt: 1, record: record)
         case .retry(let retryJob):
@@ -158,11 +157,13 @@ final class WorkerCore {
     }
 
     private func open(_ job: Job, attempt: Int, record: DecodedRecord) {
-        let reference = job.reference(source: record.source)
         ledgerAction(ledger.open(record.source, notifications: job.notificationCount, records: job.rejectedTokens.count))
+        let reference = job.reference(source: record.source, ledgerGeneration: ledger.generation(of: record.source))
         let now = UTCTimestamp.now()
         for rejection in job.rejectedTokens {
-            publishDeadLetter(DeadLetterRecord.rejectedToken(rejection, of: job, source: record.source, at: now), source: record.source, countsNotification: true)
+            publishDeadLetter(
+                DeadLetterRecord.rejectedToken(rejection, of: job, source: record.source, at: now),
+                source: record.source, generation: reference.ledgerGeneration, countsNotification: true)
         }
         let unit = DispatchUnit(
             job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
@@ -181,7 +182,7 @@ final class WorkerCore {
             return nil
         }
         ledgerAction(ledger.open(record.source, notifications: retryJob.job.notificationCount))
-        let reference = retryJob.job.reference(source: record.source)
+        let reference = retryJob.job.reference(source: record.source, ledgerGeneration: ledger.generation(of: record.source))
         let now = clock.now
         let due = now.advanced(by: untilDue)
         let judgedFrom = untilDue > configuration.retry.maximumHeldDelay ? due.advanced(by: .zero - configuration.retry.maximumHeldDelay) : now
@@ -205,7 +206,8 @@ final class WorkerCore {
 
     /// Partitions taken away in a rebalance: their queued work and ledger entries are dropped
     /// (the new owner reads them from the committed offset); in-flight outcomes for them are
-    /// ignored by the ledger.
+    /// ignored by the ledger, also once the partition came back and the job is open again (they
+    /// carry the old entry's generation).
     func revoked(_ partitions: Set<SourcePosition.Partition>) {
         guard !partitions.isEmpty else { return }
         ledger.forget { partitions.contains($0.partitionKey) }
@@ -214,15 +216,9 @@ final class WorkerCore {
 
     // MARK: Ledger
 
-    /// A notification of `source` is terminal. An outcome of a job whose partition was revoked
-    /// and has come back (the job redelivered and open again) while the old send was in flight
-    /// would count twice: a job with nothing left to finish ignores it rather than trapping.
-    func notificationFinished(_ source: SourcePosition, records: Int = 0) {
-        guard let outstanding = ledger.outstanding(for: source), outstanding.notifications > 0 else {
-            if records > 0 { ledgerAction(ledger.recordsEnqueued(source, count: records)) }
-            return
-        }
-        ledgerAction(ledger.notificationFinished(source, records: records))
+    /// A notification of `job` is terminal; `records` records it caused were enqueued.
+    func notificationFinished(_ job: JobReference, records: Int = 0) {
+        ledgerAction(ledger.notificationFinished(job.source, generation: job.ledgerGeneration, records: records))
     }
 
     func ledgerAction(_ action: JobLedger.Action) {

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import NIOCore
 import SalvoAPNs
 import SalvoKafka
@@ -52,7 +53,8 @@ public final class WorkerEngine: Service, Sendable {
             environments: configuration.apps.mapValues { Set($0.endpoints.keys) })
     }
 
-    /// Assigned at least one partition and not draining (`/health/ready`).
+    /// Assigned at least one partition and not draining (`/health/ready`, and the
+    /// `salvo_worker_ready` gauge, which follows every change of either).
     public var isReady: Bool {
         state.withLock { state in
             guard !state.isDraining, let consumers = state.consumers else { return false }
@@ -90,6 +92,10 @@ public final class WorkerEngine: Service, Sendable {
             throw error
         }
         state.withLock { $0.consumers = consumers }
+        // Created here, after the metrics system was bootstrapped by whoever runs the engine.
+        let readiness = Gauge(label: "salvo_worker_ready")
+        let publishReadiness: @Sendable () -> Void = { [weak self] in readiness.record(self?.isReady == true ? 1 : 0) }
+        publishReadiness()
 
         let signal = ShutdownSignal()
         let loop = eventLoop
@@ -99,7 +105,7 @@ public final class WorkerEngine: Service, Sendable {
             Task { await Self.consume(consumer, intake: intake, core: core, loop: loop, signal: signal) }
         }
         let watchers = consumers.all.map { consumer in
-            Task { await Self.watchAssignments(of: consumer, core: core, loop: loop) }
+            Task { await Self.watchAssignments(of: consumer, core: core, loop: loop, publishReadiness: publishReadiness) }
         }
         let lagSampler = Task { await Self.sampleLag(consumers, core: core, loop: loop) }
 
@@ -114,7 +120,8 @@ public final class WorkerEngine: Service, Sendable {
         let drain = Task {
             await self.drain(
                 core: core, consumers: consumers, consumerTasks: consumerTasks, lagSampler: lagSampler,
-                publisher: publisher, publisherTask: publisherTask, producer: producer, pools: pools)
+                publisher: publisher, publisherTask: publisherTask, producer: producer, pools: pools,
+                publishReadiness: publishReadiness)
             for watcher in watchers { await watcher.value }
         }
         await drain.value
@@ -219,8 +226,11 @@ public final class WorkerEngine: Service, Sendable {
         }
     }
 
-    private static func watchAssignments(of consumer: KafkaConsumer, core: NIOLoopBound<WorkerCore>, loop: any EventLoop) async {
+    private static func watchAssignments(
+        of consumer: KafkaConsumer, core: NIOLoopBound<WorkerCore>, loop: any EventLoop, publishReadiness: @Sendable () -> Void
+    ) async {
         for await change in consumer.assignmentChanges {
+            publishReadiness()
             guard case .revoked(let partitions) = change else { continue }
             let revoked = Set(partitions.map { SourcePosition.Partition(topic: $0.topic, partition: $0.partition) })
             loop.execute { core.value.revoked(revoked) }
@@ -254,10 +264,11 @@ public final class WorkerEngine: Service, Sendable {
     private func drain(
         core: NIOLoopBound<WorkerCore>, consumers: Consumers, consumerTasks: [Task<Void, Never>], lagSampler: Task<Void, Never>,
         publisher: AsyncStream<PendingRecord>.Continuation, publisherTask: Task<Void, Never>, producer: KafkaProducer,
-        pools: [WorkerPoolKey: APNsConnectionPool]
+        pools: [WorkerPoolKey: APNsConnectionPool], publishReadiness: @Sendable () -> Void
     ) async {
         let started = ContinuousClock.now
         state.withLock { $0.isDraining = true }
+        publishReadiness()
         logger.info("draining")
         for task in consumerTasks { task.cancel() }
         lagSampler.cancel()

@@ -24,7 +24,6 @@ final class WorkerMetrics {
     private let rateLimitedDevice = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "device")])
     let inFlight = Gauge(label: "salvo_notifications_in_flight")
     let retryDepth = Gauge(label: "salvo_retry_queue_depth")
-    let ready = Gauge(label: "salvo_worker_ready")
     private let queued: [Lane: Gauge] = Dictionary(
         uniqueKeysWithValues: Lane.allCases.map { ($0, Gauge(label: "salvo_notifications_queued", dimensions: [("lane", $0.rawValue)])) })
 

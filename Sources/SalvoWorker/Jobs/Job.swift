@@ -55,8 +55,9 @@ public struct Job: Sendable {
     public var notificationCount: Int { tokens.count }
 
     /// What every notification of this job, read from `source`, carries about it.
-    public func reference(source: SourcePosition) -> JobReference {
-        JobReference(id: id, app: app, campaignID: campaignID, environment: environment, source: source)
+    /// - Parameter ledgerGeneration: Default: 0 (not tracked by a ledger).
+    public func reference(source: SourcePosition, ledgerGeneration: JobLedger.Generation = 0) -> JobReference {
+        JobReference(id: id, app: app, campaignID: campaignID, environment: environment, source: source, ledgerGeneration: ledgerGeneration)
     }
 
     /// The payload `token` receives: the shared bytes, or a copy with its badge spliced in.

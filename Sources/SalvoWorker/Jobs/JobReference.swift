@@ -12,12 +12,20 @@ public struct JobReference: Sendable, Hashable {
     public var environment: APNsEnvironment.Kind
     /// The Kafka record the notification came from (a job, or a retry record).
     public var source: SourcePosition
+    /// The ledger entry's ``JobLedger/Generation`` when the job was opened, so an outcome that
+    /// outlives a revocation of its partition is not counted against the job's next opening.
+    /// Not part of any record the worker writes.
+    public var ledgerGeneration: JobLedger.Generation
 
-    public init(id: String, app: String, campaignID: String? = nil, environment: APNsEnvironment.Kind, source: SourcePosition) {
+    public init(
+        id: String, app: String, campaignID: String? = nil, environment: APNsEnvironment.Kind, source: SourcePosition,
+        ledgerGeneration: JobLedger.Generation = 0
+    ) {
         self.id = id
         self.app = app
         self.campaignID = campaignID
         self.environment = environment
         self.source = source
+        self.ledgerGeneration = ledgerGeneration
     }
 }

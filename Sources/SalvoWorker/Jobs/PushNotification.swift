@@ -38,10 +38,11 @@ public struct PushNotification: Sendable, Equatable {
         self.replays = replays
     }
 
-    /// The request to hand to the APNs pool. Throws only if the payload breaks the push type's
-    /// rules, which the decoder already checked; the classifier dead-letters it if it ever does.
+    /// The request to hand to the APNs pool. The decoder checked the job's payload once, and a
+    /// badge splice keeps it an object, so only its size is checked again (a spliced badge adds
+    /// bytes); the classifier dead-letters it if it is too large.
     public func request() throws(APNsError) -> APNsRequest {
-        try APNsRequest(token: token, headers: headers, apnsID: apnsID, payload: payload)
+        try APNsRequest(token: token, headers: headers, apnsID: apnsID, objectPayload: payload)
     }
 
     /// The same notification for its next attempt (after a retryable answer or a backoff).

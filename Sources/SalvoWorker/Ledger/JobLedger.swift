@@ -8,6 +8,12 @@
 /// caused it as finished; a job completes only once all its notifications finished and the two
 /// counts agree. A record that Kafka fails to take must be produced again: the ledger waits for
 /// its acknowledgement, so the offset is not committed meanwhile (a restart redelivers the job).
+///
+/// Every opened entry gets a new ``Generation``, and every event names the generation it belongs
+/// to. A partition revoked and assigned back redelivers its jobs, which open again under the same
+/// position; an outcome of a send made for the old entry, arriving late, carries the old
+/// generation and is ignored — otherwise it would finish the new entry one notification early
+/// and commit its offset while a real send is still in flight.
 public struct JobLedger: Sendable {
     public enum Action: Sendable, Hashable {
         /// Nothing to do yet.
@@ -17,8 +23,13 @@ public struct JobLedger: Sendable {
         case completed(SourcePosition)
     }
 
+    /// Which opening of a position an event belongs to; never reused within one ledger.
+    public typealias Generation = UInt64
+
     /// What a job still waits for.
     public struct Outstanding: Sendable, Hashable {
+        /// The opening this entry is; events of any other one are stale.
+        public var generation: Generation
         /// Notifications not yet terminal.
         public var notifications: Int
         public var recordsEnqueued: Int
@@ -31,6 +42,8 @@ public struct JobLedger: Sendable {
     }
 
     private var jobs: [SourcePosition: Outstanding] = [:]
+    /// Starts at 1: 0 never names an open entry (a job that completed when it was opened).
+    private var nextGeneration: Generation = 1
 
     public init() {}
 
@@ -41,13 +54,20 @@ public struct JobLedger: Sendable {
         jobs[job]
     }
 
+    /// The generation of `job`'s open entry, which its events must carry; 0 when it is not open.
+    public func generation(of job: SourcePosition) -> Generation {
+        jobs[job]?.generation ?? 0
+    }
+
     /// Starts tracking a job with `notifications` notifications, and `records` records already
     /// enqueued for it (dead letters of rejected tokens, or of the whole job). Call it before
     /// producing any of the job's records. A job with nothing outstanding completes at once.
     public mutating func open(_ job: SourcePosition, notifications: Int, records: Int = 0) -> Action {
         precondition(notifications >= 0 && records >= 0, "counts are never negative")
         precondition(jobs[job] == nil, "job \(job) is already open")
-        let outstanding = Outstanding(notifications: notifications, recordsEnqueued: records, recordsAcknowledged: 0)
+        let outstanding = Outstanding(
+            generation: nextGeneration, notifications: notifications, recordsEnqueued: records, recordsAcknowledged: 0)
+        nextGeneration += 1
         if outstanding.isDone { return .completed(job) }
         jobs[job] = outstanding
         return .none
@@ -56,8 +76,8 @@ public struct JobLedger: Sendable {
     /// A notification of `job` reached a terminal state; `records` records it caused were enqueued
     /// for Kafka (0 when accepted by APNs; its feedback event and/or dead letter when rejected; 1
     /// when handed to the retry topic).
-    public mutating func notificationFinished(_ job: SourcePosition, records: Int = 0) -> Action {
-        update(job) { outstanding in
+    public mutating func notificationFinished(_ job: SourcePosition, generation: Generation, records: Int = 0) -> Action {
+        update(job, generation) { outstanding in
             precondition(outstanding.notifications > 0, "job \(job) finished more notifications than it has")
             precondition(records >= 0, "counts are never negative")
             outstanding.notifications -= 1
@@ -67,16 +87,16 @@ public struct JobLedger: Sendable {
 
     /// More records were enqueued for `job` without finishing a notification (e.g. the retry
     /// scheduler's shutdown hand-off batches several notifications into one record).
-    public mutating func recordsEnqueued(_ job: SourcePosition, count: Int) -> Action {
-        update(job) { outstanding in
+    public mutating func recordsEnqueued(_ job: SourcePosition, generation: Generation, count: Int) -> Action {
+        update(job, generation) { outstanding in
             precondition(count >= 0, "counts are never negative")
             outstanding.recordsEnqueued += count
         }
     }
 
     /// Kafka acknowledged one record of `job`.
-    public mutating func recordAcknowledged(_ job: SourcePosition) -> Action {
-        update(job) { $0.recordsAcknowledged += 1 }
+    public mutating func recordAcknowledged(_ job: SourcePosition, generation: Generation) -> Action {
+        update(job, generation) { $0.recordsAcknowledged += 1 }
     }
 
     /// Forgets jobs that are no longer this worker's (partitions revoked in a rebalance); their
@@ -85,15 +105,14 @@ public struct JobLedger: Sendable {
         jobs = jobs.filter { !shouldForget($0.key) }
     }
 
-    /// Events for jobs not (or no longer) open are ignored: they belong to revoked partitions.
-    private mutating func update(_ job: SourcePosition, _ change: (inout Outstanding) -> Void) -> Action {
-        guard var outstanding = jobs[job] else { return .none }
-        change(&outstanding)
-        if outstanding.isDone {
-            jobs[job] = nil
-            return .completed(job)
-        }
-        jobs[job] = outstanding
-        return .none
+    /// Events for jobs not (or no longer) open, or for an earlier opening of the same position,
+    /// are ignored: they belong to revoked partitions.
+    private mutating func update(_ job: SourcePosition, _ generation: Generation, _ change: (inout Outstanding) -> Void) -> Action {
+        // One hash per event (this runs once per notification): change the entry in place.
+        guard let index = jobs.index(forKey: job), jobs.values[index].generation == generation else { return .none }
+        change(&jobs.values[index])
+        guard jobs.values[index].isDone else { return .none }
+        jobs.remove(at: index)
+        return .completed(job)
     }
 }
