@@ -59,7 +59,7 @@ struct DemoSummary {
         let seen = report.snapshot.observations
         let problems = self.problems
         var lines: [String] = []
-        lines.append("salvo demo: " + (problems.isEmpty ? "PASS" : "FAIL") + String(format: " (scale %g, run %@)", setting.scale, report.runID))
+        lines.append("salvo demo: " + (problems.isEmpty ? "PASS" : "FAIL") + String(format: " (scale %g", setting.scale) + ", run \(report.runID))")
         lines.append("  kafka   \(setting.kafka)")
         lines.append("  apns    mock APNs over TLS on 127.0.0.1:\(setting.mockPort), CA generated for this run, every provider token (JWT) verified")
         lines.append("  worker  one WorkerEngine in this process, \(DemoMock.connections) HTTP/2 connections to APNs")
