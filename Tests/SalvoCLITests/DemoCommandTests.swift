@@ -64,7 +64,7 @@ struct DemoCommandTests {
         #expect(mockStats["accepted"] as? Int == delivered[0])
         #expect(Self.total(expectations["feedback"]) == feedback[0])
         #expect(Self.total(observations["feedback"]) == feedback[0])
-        #expect(mockStats["rejectedTotal"] as? Int == feedback[0])
+        #expect(mockStats["rejected_total"] as? Int == feedback[0])
         #expect(Self.total(observations["deadLetters"]) == Self.brokenJobs)
         #expect((report["problems"] as? [Any])?.isEmpty == true, "report problems: \(report["problems"] ?? "none")")
         #expect(FileManager.default.fileExists(atPath: reportDirectory.appendingPathComponent("demo-summary.txt").path))
