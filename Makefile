@@ -8,7 +8,8 @@ RELEASE_BIN := .build/release/salvo
 
 .PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker clean
 
-## demo: build a release salvo and run the whole pipeline on the embedded default
+## demo: build a release salvo and run the whole pipeline in one process (embedded Kafka, mock APNs over TLS,
+## worker, 200,000-token load); summary on stdout, report in ./salvo-demo-report/
 demo: deps build-release
 	$(RELEASE_BIN) demo
 

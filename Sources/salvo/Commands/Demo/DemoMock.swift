@@ -1,0 +1,56 @@
+import Logging
+import NIOPosix
+import NIOSSL
+import SalvoAPNs
+import SalvoMockAPNs
+import SalvoWorker
+
+/// The demo's APNs: the mock over TLS with a certificate authority generated for this run, and
+/// provider-token authentication with every JWT verified, so the worker does exactly what it
+/// does against Apple (TLS handshake, ALPN h2, signed tokens) with nothing on disk.
+struct DemoMock {
+    static let bundleID = "com.example.salvo.demo"
+    /// HTTP/2 connections of the worker's pool for the app. Default: 2.
+    static let connections = 2
+
+    let server: MockAPNsServer
+    let port: Int
+    private let material: MockTLSMaterial
+
+    /// Generates the material and starts the mock on 127.0.0.1, a free port; `listeners` hear
+    /// every answered notification.
+    static func start(listeners: [any MockAPNsListener], logger: Logger) async throws -> DemoMock {
+        let material: MockTLSMaterial
+        let server: MockAPNsServer
+        do {
+            material = try MockTLSMaterial.generate(topic: bundleID)
+            var configuration = MockAPNsServer.Configuration()
+            configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: false))
+            configuration.tokenKeys = [material.tokenKey]
+            configuration.scenario = DemoScenario.mockScenario
+            server = try MockAPNsServer(
+                configuration: configuration, listeners: listeners, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+        } catch {
+            throw CommandFailure("cannot set up the mock APNs: \(error)")
+        }
+        let port: Int
+        do {
+            port = try await server.start().port
+        } catch {
+            throw CommandFailure("cannot start the mock APNs: \(error)")
+        }
+        return DemoMock(server: server, port: port, material: material)
+    }
+
+    /// The worker's app: the mock as a custom production environment, the run's CA as the only
+    /// trust root, and the generated token key as its credential.
+    func workerApp() throws -> WorkerApp {
+        var pool = APNsConnectionPool.Configuration()
+        pool.connectionCount = Self.connections
+        pool.connection.transport = .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8))))
+        pool.connection.tlsServerName = "localhost"
+        return WorkerApp(
+            bundleID: Self.bundleID, credential: .token(try material.tokenCredential()),
+            endpoints: [.production: .custom(host: "127.0.0.1", port: port, behavesAs: .production)], pool: pool)
+    }
+}
