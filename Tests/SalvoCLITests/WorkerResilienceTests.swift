@@ -33,8 +33,8 @@ struct WorkerResilienceTests {
             var fixture = CampaignFixture(seed: 2)
             fixture.addCampaign(id: "faults", jobs: 20, tokensPerJob: 1_000, app: WorkerStage.app, fate: Self.fate)
             // One device pushed 8 times in one job: the mock allows a device 5 requests per 10
-            // minutes (room for the other tokens' 503 retries), so 3 copies get 429 on every
-            // attempt and must end in the DLQ after max_attempts.
+            // minutes (room for the other tokens' 503 retries), so at least 3 copies get 429 on
+            // every attempt and must end in the DLQ after max_attempts.
             var hammered = fixture.token()
             while Self.fate.outcome(for: try .init(hex: hammered)) != .valid { hammered = fixture.token() }
             let copies = Array(repeating: "\"\(hammered)\"", count: 8).joined(separator: ",")
@@ -67,7 +67,12 @@ struct WorkerResilienceTests {
                 exhausted = try await stage.deadLetters().filter { $0.reason == "retries_exhausted" }
                 return exhausted.count >= 3
             }
-            #expect(exhausted.count == 3 && exhausted.allSatisfy { $0.key == "hammer" }, "\(exhausted.prefix(10))")
+            // The mock counts a request against the device's limit before it draws a 503, so a
+            // copy answered 503 first may use up one more of the 5: at least 3 copies are refused
+            // to the end, and every copy ends either accepted or dead-lettered, never both.
+            let hammerAccepted = try stage.record().acceptedCount[hammered] ?? 0
+            #expect(exhausted.count >= 3 && exhausted.allSatisfy { $0.key == "hammer" }, "\(exhausted.prefix(10))")
+            #expect(hammerAccepted <= 5 && hammerAccepted + exhausted.count == 8, "\(hammerAccepted) accepted, \(exhausted.count) exhausted")
 
             let metrics = try await stage.metrics(of: worker)
             #expect(counterTotal(metrics, "salvo_notifications_total", containing: "outcome=\"retry_scheduled\"") > 0)
