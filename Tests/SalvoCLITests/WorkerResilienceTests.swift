@@ -34,7 +34,9 @@ struct WorkerResilienceTests {
             fixture.addCampaign(id: "faults", jobs: 20, tokensPerJob: 1_000, app: WorkerStage.app, fate: Self.fate)
             // One device pushed 8 times in one job: the mock allows a device 5 requests per 10
             // minutes (room for the other tokens' 503 retries), so at least 3 copies get 429 on
-            // every attempt and must end in the DLQ after max_attempts.
+            // every attempt and must end in the DLQ after max_attempts. max_attempts is 8, not
+            // fewer: with 5 % 503s drawn per request, 4 attempts would dead-letter a valid token
+            // in about one run of eight (0.05^4 × 20,000 tokens); 8 attempts make it ~1e-6.
             var hammered = fixture.token()
             while Self.fate.outcome(for: try .init(hex: hammered)) != .valid { hammered = fixture.token() }
             let copies = Array(repeating: "\"\(hammered)\"", count: 8).joined(separator: ",")
@@ -48,7 +50,7 @@ struct WorkerResilienceTests {
                   too_many_requests: {initial: 200ms, max: 500ms}
                   batch_window: 50ms
                 outcomes:
-                  max_attempts: 4
+                  max_attempts: 8
                 device_rate_limit: null
                 """)
             let worker = try stage.startWorker(configuration)
