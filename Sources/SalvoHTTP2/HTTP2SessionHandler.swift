@@ -266,7 +266,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             assumedPeerMaxConcurrentStreams: self.configuration.assumedPeerMaxConcurrentStreams,
             settings: settings,
             connectionWindowSize: self.configuration.connectionWindowSize,
-            keptHeaderNames: self.mode == .client ? self.configuration.keptResponseHeaders : nil
+            keptHeaderNames: self.mode == .client ? self.configuration.keptResponseHeaders : nil,
+            unindexedHeaderNames: self.configuration.unindexedHeaders
         )
     }
 }

@@ -38,6 +38,14 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         self.init(validatedPath: path)
     }
 
+    /// Parses hexadecimal ASCII bytes in either case from raw memory (a token's span inside a
+    /// Kafka message): not generic, so callers in other modules get the specialised parser
+    /// without building a `String` or an array first.
+    public init(hexBuffer: UnsafeRawBufferPointer) throws(APNsError) {
+        guard let path = Self.path(forHex: hexBuffer) else { throw Self.invalidHex(count: hexBuffer.count) }
+        self.init(validatedPath: path)
+    }
+
     /// The error for hex that is not a token, out of line: the inlined initializer stays small.
     @usableFromInline
     static func invalidHex(count: Int) -> APNsError {

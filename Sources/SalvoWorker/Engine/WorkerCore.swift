@@ -230,10 +230,10 @@ final class WorkerCore {
         }
     }
 
-    func metricsLane(of topic: String) -> String {
-        if topic == configuration.topics.priority { return "priority" }
-        if topic == configuration.topics.retry { return "retry" }
-        return "campaign"
+    func metricsLane(of topic: String) -> MetricsLane {
+        if topic == configuration.topics.priority { return .priority }
+        if topic == configuration.topics.retry { return .retry }
+        return .campaign
     }
 
     // MARK: Timer
@@ -269,7 +269,7 @@ final class WorkerCore {
             return
         }
         for notification in batch.notifications {
-            ready.append(DispatchItem(notification: notification, metricsLane: "retry", enqueuedAtMilliseconds: nil))
+            ready.append(DispatchItem(notification: notification, metricsLane: .retry, enqueuedAtMilliseconds: nil))
         }
     }
 
@@ -282,6 +282,7 @@ final class WorkerCore {
         metrics.inFlight.record(inFlight)
         metrics.retryDepth.record(statistics.retryDepth)
         for lane in Lane.allCases { metrics.queued(scheduler.queuedNotifications(in: lane), lane: lane) }
+        metrics.flushDelivered()
         sharedStatistics(statistics)
     }
 }
