@@ -37,15 +37,30 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     /// and ("a", "bc…") apart. Anyone can recompute an id from the job id and the token (the load
     /// test does, to match the mock's record); nothing about it is secret.
     public static func deterministic(jobID: String, token: DeviceToken) -> APNsID {
-        var hasher = SipHash128(k0: deterministicKey.k0, k1: deterministicKey.k1)
-        var jobID = jobID
-        jobID.withUTF8 { job in
-            hasher.update(UInt64(job.count).bigEndian)
-            hasher.update(UnsafeRawBufferPointer(job))
+        DeterministicNamespace(jobID: jobID).id(for: token)
+    }
+
+    /// ``deterministic(jobID:token:)`` for the tokens of one job: the job's part of the hash is
+    /// absorbed once, so each token costs only its own bytes.
+    public struct DeterministicNamespace: Sendable {
+        private let hasher: SipHash128
+
+        public init(jobID: String) {
+            var hasher = SipHash128(k0: APNsID.deterministicKey.k0, k1: APNsID.deterministicKey.k1)
+            var jobID = jobID
+            jobID.withUTF8 { job in
+                hasher.update(UInt64(job.count).bigEndian)
+                hasher.update(UnsafeRawBufferPointer(job))
+            }
+            self.hasher = hasher
         }
-        token.hexBytes.withUnsafeBytes { hasher.update($0) }
-        let (first, second) = hasher.finalize()
-        return APNsID(high: first, low: second).withVersion(5)
+
+        public func id(for token: DeviceToken) -> APNsID {
+            var hasher = self.hasher
+            token.hexBytes.withUnsafeBytes { hasher.update($0) }
+            let (first, second) = hasher.finalize()
+            return APNsID(high: first, low: second).withVersion(5)
+        }
     }
 
     /// The fixed SipHash key of deterministic ids: the ASCII bytes of `salvo apns-id v1`, read as

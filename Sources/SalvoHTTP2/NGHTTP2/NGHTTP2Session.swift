@@ -70,6 +70,9 @@ final class NGHTTP2Session {
         try Self.check(nghttp2_option_new(&option), "nghttp2_option_new")
         defer { nghttp2_option_del(option) }
         nghttp2_option_set_peer_max_concurrent_streams(option, UInt32(clamping: options.assumedPeerMaxConcurrentStreams))
+        // Nothing here uses RFC 7540 stream priorities: closed streams need not be kept for the
+        // dependency tree (a server would otherwise keep up to a connection's stream limit of them).
+        nghttp2_option_set_no_closed_streams(option, 1)
 
         var created: OpaquePointer?
         var mem = self.allocator.makeMem()  // copied into the session

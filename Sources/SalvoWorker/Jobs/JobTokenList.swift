@@ -32,11 +32,10 @@ public struct JobTokenList: Sendable, RandomAccessCollection {
         let span = spans[position]
         let offset = Int(span >> 8)
         let length = Int(span & 0xFF)
-        // Parsed straight from the message's bytes: no String or array is built on the way.
-        let token = message.withUnsafeReadableBytes { bytes in
-            try? DeviceToken(hexBuffer: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]))
+        // Straight from the message's bytes (no String or array on the way), and not validated
+        // again: the decoder's scanner did that with the same rules.
+        return message.withUnsafeReadableBytes { bytes in
+            DeviceToken(validatedHex: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]))
         }
-        guard let token else { preconditionFailure("token \(position) was validated when the job was decoded") }
-        return token
     }
 }

@@ -18,11 +18,14 @@ public struct PushNotification: Sendable, Equatable {
         public let headers: APNsRequestHeaders
         /// The job's payload; a token with a spliced badge carries its own copy instead.
         public let payload: ByteBuffer
+        /// The job's deterministic `apns-id`s.
+        let apnsIDs: APNsID.DeterministicNamespace
 
         public init(job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer) {
             self.job = job
             self.headers = headers
             self.payload = payload
+            self.apnsIDs = APNsID.DeterministicNamespace(jobID: job.id)
         }
     }
 
@@ -62,7 +65,7 @@ public struct PushNotification: Sendable, Equatable {
         self.shared = shared
         self.token = token
         self.ownPayload = ownPayload
-        self.apnsID = apnsID ?? APNsID.deterministic(jobID: shared.job.id, token: token)
+        self.apnsID = apnsID ?? shared.apnsIDs.id(for: token)
         self.attempt = attempt
         self.replays = replays
     }

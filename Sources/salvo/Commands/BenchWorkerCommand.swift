@@ -37,6 +37,14 @@ struct BenchWorkerCommand: AsyncParsableCommand {
     @Option(help: "Which modes to run: campaign, per-user or both.")
     var mode: Mode = .both
 
+    @Flag(help: "Answer every request 200 at once (the mock's load fast path: no validation, no JWT check), so the mock keeps up with the worker on its one CPU.")
+    var fastMock = false
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Run the mock APNs (this process) on CPU 0 and the worker on the other CPUs, so the load generator does not take the measured worker's CPU (needs 2 or more CPUs).")
+    var pinCPUs = true
+
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         case campaign
         case perUser = "per-user"
@@ -47,7 +55,9 @@ struct BenchWorkerCommand: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-worker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let bench = try await BenchWorkerStage(brokers: brokers, directory: directory, latencyMilliseconds: mockLatencyMilliseconds)
+        let bench = try await BenchWorkerStage(
+            brokers: brokers, directory: directory, latencyMilliseconds: mockLatencyMilliseconds, pinning: pinCPUs,
+            validating: !fastMock)
         var results: [BenchWorkerStage.Result] = []
         do {
             if mode != .perUser {

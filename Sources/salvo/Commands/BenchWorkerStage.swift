@@ -34,8 +34,12 @@ struct BenchWorkerStage {
     let port: Int
     let tokenKey: (keyID: String, teamID: String, path: String)
     let logger: Logger
+    /// The mock's own event loop: one thread, so that pinned it stays on its one CPU.
+    let mockGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// When set: this process (the mock) runs on CPU 0 and the worker on the others.
+    let workerCPUs: ClosedRange<Int>?
 
-    init(brokers: String, directory: URL, latencyMilliseconds: Int) async throws {
+    init(brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool) async throws {
         self.brokers = brokers
         self.directory = directory
         prefix = "salvo-bench-\(UInt32.random(in: 0...UInt32.max))"
@@ -48,11 +52,14 @@ struct BenchWorkerStage {
         var configuration = MockAPNsServer.Configuration()
         configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: false))
         configuration.tokenKeys = [material.tokenKey]
+        if !validating { configuration.validation = .none }
         if latencyMilliseconds > 0 {
             configuration.scenario = try MockScenario.parse("latency: {distribution: fixed, fixed_ms: \(latencyMilliseconds)}")
         }
-        server = try MockAPNsServer(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+        server = try MockAPNsServer(configuration: configuration, eventLoopGroup: mockGroup, logger: logger)
         port = try await server.start().port
+        workerCPUs = pinning && CPUAffinity.onlineCPUs >= 2 ? 1...(CPUAffinity.onlineCPUs - 1) : nil
+        pinSelf()
 
         let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
         let names = ["jobs", "jobs.priority", "retry", "feedback", "dlq"].map { "\(prefix).\($0)" }
@@ -69,9 +76,13 @@ struct BenchWorkerStage {
         let acceptedBefore = server.stats().accepted
         let worker = try startWorker(group: "\(prefix)-\(runID)")
         defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        pin(worker)
 
         let start = acceptedBefore + notifications / 20
         try await waitForAccepted(start, worker: worker, timeout: .seconds(600))
+        // Again: both processes may have started threads since.
+        pinSelf()
+        pin(worker)
         let cpuAtStart = try Self.cpuSeconds(of: worker.processIdentifier)
         let acceptedAtStart = server.stats().accepted
         let clockAtStart = ContinuousClock.now
@@ -85,6 +96,17 @@ struct BenchWorkerStage {
         return Result(
             label: label, notifications: measured, cpuSeconds: cpu,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18, peakRSSMegabytes: rss)
+    }
+
+    /// The mock (and the rest of this process) on CPU 0.
+    private func pinSelf() {
+        guard workerCPUs != nil else { return }
+        CPUAffinity.pin(process: getpid(), to: 0...0)
+    }
+
+    private func pin(_ worker: Process) {
+        guard let workerCPUs else { return }
+        CPUAffinity.pin(process: worker.processIdentifier, to: workerCPUs)
     }
 
     private func waitForAccepted(_ target: Int, worker: Process, timeout: Duration) async throws {
@@ -180,6 +202,7 @@ struct BenchWorkerStage {
 
     func stop() async {
         await server.shutdown()
+        try? await mockGroup.shutdownGracefully()
         if let admin = try? KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger) {
             try? await admin.deleteTopics(["jobs", "jobs.priority", "retry", "feedback", "dlq"].map { "\(prefix).\($0)" })
             await admin.close()
