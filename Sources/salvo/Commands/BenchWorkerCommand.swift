@@ -37,6 +37,9 @@ struct BenchWorkerCommand: AsyncParsableCommand {
     @Option(help: "Which modes to run: campaign, per-user or both.")
     var mode: Mode = .both
 
+    @Option(help: "How the worker authenticates: token (ES256 JWT, checked by the mock) or certificate (TLS client certificate).")
+    var credential: BenchWorkerStage.Credential = .token
+
     @Flag(help: "Answer every request 200 at once (the mock's load fast path: no validation, no JWT check), so the mock keeps up with the worker on its one CPU.")
     var fastMock = false
 
@@ -57,7 +60,7 @@ struct BenchWorkerCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let bench = try await BenchWorkerStage(
             brokers: brokers, directory: directory, latencyMilliseconds: mockLatencyMilliseconds, pinning: pinCPUs,
-            validating: !fastMock)
+            validating: !fastMock, credential: credential)
         var results: [BenchWorkerStage.Result] = []
         do {
             if mode != .perUser {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Logging
 import NIOPosix
@@ -9,6 +10,11 @@ import Synchronization
 /// and token key, and a `salvo worker` child per measurement.
 struct BenchWorkerStage {
     enum Lane { case campaign, priority }
+
+    enum Credential: String, ExpressibleByArgument, CaseIterable {
+        case token
+        case certificate
+    }
 
     struct Result {
         var label: String
@@ -39,7 +45,9 @@ struct BenchWorkerStage {
     /// When set: this process (the mock) runs on CPU 0 and the worker on the others.
     let workerCPUs: ClosedRange<Int>?
 
-    init(brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool) async throws {
+    let credential: Credential
+
+    init(brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool, credential: Credential) async throws {
         self.brokers = brokers
         self.directory = directory
         prefix = "salvo-bench-\(UInt32.random(in: 0...UInt32.max))"
@@ -49,9 +57,15 @@ struct BenchWorkerStage {
         let argument = try material.write(to: directory.appendingPathComponent("tls").path)
         let parts = argument.split(separator: ":", maxSplits: 2).map(String.init)
         tokenKey = (parts[0], parts[1], parts[2])
+        self.credential = credential
         var configuration = MockAPNsServer.Configuration()
-        configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: false))
-        configuration.tokenKeys = [material.tokenKey]
+        switch credential {
+        case .token:
+            configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: false))
+            configuration.tokenKeys = [material.tokenKey]
+        case .certificate:
+            configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: true))
+        }
         if !validating { configuration.validation = .none }
         if latencyMilliseconds > 0 {
             configuration.scenario = try MockScenario.parse("latency: {distribution: fixed, fixed_ms: \(latencyMilliseconds)}")
@@ -160,7 +174,7 @@ struct BenchWorkerStage {
             apps:
               \(Self.app):
                 bundle_id: \(Self.topic)
-                credential: {token: {key_file: \(tokenKey.path), key_id: \(tokenKey.keyID), team_id: \(tokenKey.teamID)}}
+                credential: \(credentialYAML)
                 environments:
                   - {host: 127.0.0.1, port: \(port), behaves_as: production, ca_file: \(directory.path)/tls/ca.pem, tls_server_name: localhost}
                 pool: {connections: 2}
@@ -177,6 +191,16 @@ struct BenchWorkerStage {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    private var credentialYAML: String {
+        switch credential {
+        case .token:
+            return "{token: {key_file: \(tokenKey.path), key_id: \(tokenKey.keyID), team_id: \(tokenKey.teamID)}}"
+        case .certificate:
+            let tls = directory.appendingPathComponent("tls").path
+            return "{certificate: {certificate_file: \(tls)/\(MockTLSMaterial.FileName.clientCertificate), key_file: \(tls)/\(MockTLSMaterial.FileName.clientPrivateKey)}}"
+        }
     }
 
     /// utime + stime of `pid` from /proc, in seconds.
