@@ -46,6 +46,10 @@ final class WorkerCore {
     /// Replays and due retries, dispatched before new lane slots, without rate limits.
     var ready: Deque<DispatchItem> = []
     var pumpScheduled = false
+    /// A refill deferred until a batch's worth of the window is free (``scheduleRefill()``).
+    var refillTask: Scheduled<Void>?
+    /// Free window slots that make an outcome refill at once: an eighth of the window, at most 256.
+    let refillBatch: Int
 
     var timer: Scheduled<Void>?
     var timerDeadline: ContinuousClock.Instant?
@@ -91,6 +95,7 @@ final class WorkerCore {
         self.delayedSends = try RetryScheduler.StateMachine(configuration: configuration.retry, now: now)
         self.pools = pools
         self.window = Self.window(configuration)
+        self.refillBatch = max(1, min(256, self.window / 8))
         self.publisher = publisher
         self.markDone = markDone
         self.sharedStatistics = sharedStatistics

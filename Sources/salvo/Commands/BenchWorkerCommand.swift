@@ -45,7 +45,7 @@ struct BenchWorkerCommand: AsyncParsableCommand {
 
     @Flag(
         inversion: .prefixedNo,
-        help: "Run the mock APNs (this process) on CPU 0 and the worker on the other CPUs, so the load generator does not take the measured worker's CPU (needs 2 or more CPUs).")
+        help: "Keep the mock APNs (this process) to CPU 0, so the load generator never takes more than one core from the measured worker (needs 2 or more CPUs).")
     var pinCPUs = true
 
     enum Mode: String, ExpressibleByArgument, CaseIterable {

@@ -42,7 +42,10 @@ struct BenchWorkerStage {
     let logger: Logger
     /// The mock's own event loop: one thread, so that pinned it stays on its one CPU.
     let mockGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    /// When set: this process (the mock) runs on CPU 0 and the worker on the others.
+    /// When set: this process (the mock and the producer) is kept to CPU 0, so it never takes
+    /// more than one core from the worker, which may use every CPU (its consumer tasks and its
+    /// event loop want two; confining it to the rest would turn their hand-overs into context
+    /// switches on one core).
     let workerCPUs: ClosedRange<Int>?
 
     let credential: Credential
@@ -72,7 +75,7 @@ struct BenchWorkerStage {
         }
         server = try MockAPNsServer(configuration: configuration, eventLoopGroup: mockGroup, logger: logger)
         port = try await server.start().port
-        workerCPUs = pinning && CPUAffinity.onlineCPUs >= 2 ? 1...(CPUAffinity.onlineCPUs - 1) : nil
+        workerCPUs = pinning && CPUAffinity.onlineCPUs >= 2 ? 0...(CPUAffinity.onlineCPUs - 1) : nil
         pinSelf()
 
         let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
@@ -112,7 +115,7 @@ struct BenchWorkerStage {
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18, peakRSSMegabytes: rss)
     }
 
-    /// The mock (and the rest of this process) on CPU 0.
+    /// The mock (and the rest of this process) on CPU 0 only.
     private func pinSelf() {
         guard workerCPUs != nil else { return }
         CPUAffinity.pin(process: getpid(), to: 0...0)
