@@ -40,7 +40,7 @@ struct BenchWorkerCommand: AsyncParsableCommand {
     @Option(help: "How the worker authenticates: token (ES256 JWT, checked by the mock) or certificate (TLS client certificate).")
     var credential: BenchWorkerStage.Credential = .token
 
-    @Flag(help: "Answer every request 200 at once (the mock's load fast path: no validation, no JWT check), so the mock keeps up with the worker on its one CPU.")
+    @Flag(help: "Answer every request 200 at once (the mock's load fast path: no validation, no JWT check), so the mock keeps up with the worker and the worker is the bottleneck.")
     var fastMock = false
 
     @Flag(
