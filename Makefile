@@ -39,9 +39,10 @@ bench-kafka: test-deps build-release
 bench-apns: test-deps build-release
 	$(RELEASE_BIN) bench apns --requests 1000000 --connections 1 --concurrency 100
 
-## bench-worker: worker CPU-seconds per 100k notifications end to end (campaign and per-user) and peak RSS, release build, real broker
+## bench-worker: worker CPU-seconds per 100k notifications end to end (campaign and per-user; token, then certificate credentials) and peak RSS, release build, real broker
 bench-worker: test-deps build-release
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS"'
+	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --credential certificate'
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --mode campaign --mock-latency-milliseconds 20'
 
 ## bench-mock: mock APNs vs nghttpd server CPU per 100k requests (h2load, TLS, release build)

@@ -88,25 +88,17 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// Appends a field whose value is already bytes (a token path, an `apns-id`, a bearer token
     /// prepared once): no String is built on the hot path.
     public mutating func add(name: String, value: [UInt8]) {
-        let nameLength = name.utf8.count
-        precondition(nameLength <= Int(UInt16.max), "header name too long")
-        self.storage.reserveCapacity(minimumWritableBytes: Self.entryHeaderSize + nameLength + value.count)
-        self.storage.writeInteger(UInt16(truncatingIfNeeded: nameLength))
-        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.count))
-        self.storage.writeString(name)
-        self.storage.writeBytes(value)
-        self.count += 1
+        var name = name
+        name.withUTF8 { name in
+            value.withUnsafeBytes { value in self.add(name: UnsafeRawBufferPointer(name), value: value) }
+        }
     }
 
     /// Appends a field whose name and value are both bytes (fields encoded once per job).
     public mutating func add(name: [UInt8], value: [UInt8]) {
-        precondition(name.count <= Int(UInt16.max), "header name too long")
-        self.storage.reserveCapacity(minimumWritableBytes: Self.entryHeaderSize + name.count + value.count)
-        self.storage.writeInteger(UInt16(truncatingIfNeeded: name.count))
-        self.storage.writeInteger(UInt32(truncatingIfNeeded: value.count))
-        self.storage.writeBytes(name)
-        self.storage.writeBytes(value)
-        self.count += 1
+        name.withUnsafeBytes { name in
+            value.withUnsafeBytes { value in self.add(name: name, value: value) }
+        }
     }
 
     /// Appends every field of `other`, in order.

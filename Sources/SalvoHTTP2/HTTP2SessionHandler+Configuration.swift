@@ -28,6 +28,12 @@ extension HTTP2SessionHandler {
         /// `apns-id`, `apns-unique-id`) saves a copy per field it ignores. Default: nil, keep all.
         public var keptResponseHeaders: [String]?
 
+        /// Header fields we send whose values are unique per message (lower-case names), such
+        /// as APNs's `apns-id`: they go out as literals HPACK never indexes. Indexing them
+        /// gains nothing (no value repeats) and costs both peers a dynamic-table insertion and
+        /// an eviction per message. Default: none.
+        public var unindexedHeaders: [String] = []
+
         public init() {}
 
         /// The one validation place; the handler calls it when it is added to a pipeline.
@@ -51,6 +57,8 @@ extension HTTP2SessionHandler {
             try require(
                 self.keptResponseHeaders?.allSatisfy { $0 == $0.lowercased() } ?? true,
                 "keptResponseHeaders must be lower-case names (HTTP/2 sends no others)")
+            try require(
+                self.unindexedHeaders.allSatisfy { $0 == $0.lowercased() }, "unindexedHeaders must be lower-case names")
         }
     }
 }

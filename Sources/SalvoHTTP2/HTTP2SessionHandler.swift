@@ -252,8 +252,12 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     }
 
     private func sessionOptions() -> NGHTTP2Session.Options {
+        // SETTINGS_NO_RFC7540_PRIORITIES (RFC 9218): no request here has a priority, so nghttp2
+        // schedules streams without maintaining the RFC 7540 dependency tree on every stream
+        // opened and closed. Peers that do not know the setting ignore it.
         var settings: [(id: NGHTTP2SettingsID, value: UInt32)] = [
-            (.initialWindowSize, UInt32(self.configuration.initialStreamWindowSize))
+            (.initialWindowSize, UInt32(self.configuration.initialStreamWindowSize)),
+            (.noRFC7540Priorities, 1),
         ]
         switch self.mode {
         case .client:
@@ -266,7 +270,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             assumedPeerMaxConcurrentStreams: self.configuration.assumedPeerMaxConcurrentStreams,
             settings: settings,
             connectionWindowSize: self.configuration.connectionWindowSize,
-            keptHeaderNames: self.mode == .client ? self.configuration.keptResponseHeaders : nil
+            keptHeaderNames: self.mode == .client ? self.configuration.keptResponseHeaders : nil,
+            unindexedHeaderNames: self.configuration.unindexedHeaders
         )
     }
 }

@@ -44,8 +44,7 @@ import Testing
     }
 
     @Test func feedbackEventLeavesOutTheTimestampAndNullsUnknowns() throws {
-        var notification = Fixtures.notification(5)
-        notification.job.campaignID = nil
+        let notification = Fixtures.notification(5, campaignID: nil)
         let response = APNsResponse(status: 400, apnsID: APNsID(high: 1, low: 2), reason: .badDeviceToken)
         let event = try #require(FeedbackEvent(notification: notification, response: response, observedAt: Self.observed))
         let json = try object(event.encodedValue())
@@ -105,8 +104,7 @@ import Testing
         let a = Fixtures.notification(1, attempt: 3)
         let b = Fixtures.notification(2, attempt: 3)
         let laterAttempt = Fixtures.notification(3, attempt: 4)
-        var otherJob = Fixtures.notification(4, jobID: "job-2", attempt: 3)
-        otherJob.payload = ByteBuffer(string: #"{"aps":{"badge":9}}"#)
+        let otherJob = Fixtures.notification(4, jobID: "job-2", attempt: 3, payload: #"{"aps":{"badge":9}}"#)
         let due = UTCTimestamp(millisecondsSince1970: 1_800_000_000_000)
         let records = RetryRecord.grouping([a, laterAttempt, b, otherJob], dueAt: due)
         #expect(records.map(\.tokens) == [[a.token, b.token], [laterAttempt.token], [otherJob.token]])

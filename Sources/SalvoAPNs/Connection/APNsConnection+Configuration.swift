@@ -35,7 +35,8 @@ extension APNsConnection {
         /// A PING not acknowledged within this time closes the connection. Default: 20 s.
         public var keepaliveTimeout: Duration = .seconds(20)
         /// nghttp2 session settings. Default: `HTTP2SessionHandler.Configuration()` keeping only
-        /// the response headers APNs defines (`apns-id`, `apns-unique-id`).
+        /// the response headers APNs defines (`apns-id`, `apns-unique-id`) and sending each
+        /// request's own `apns-id` as a literal HPACK never indexes.
         public var http2 = Self.defaultHTTP2
 
         public init() {}
@@ -43,6 +44,7 @@ extension APNsConnection {
         private static var defaultHTTP2: HTTP2SessionHandler.Configuration {
             var configuration = HTTP2SessionHandler.Configuration()
             configuration.keptResponseHeaders = ["apns-id", "apns-unique-id"]
+            configuration.unindexedHeaders = ["apns-id"]
             return configuration
         }
 

@@ -1,5 +1,3 @@
-import Crypto
-
 /// `apns-id`: the UUID APNs uses to identify a notification (echoed in its answer).
 ///
 /// Stored as two integers so it is cheap to copy, hash and compare; rendered as the canonical
@@ -33,22 +31,41 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     /// crash or a retry carries the id of the first attempt and duplicates can be recognised
     /// (by the mock's record, or by anyone correlating APNs answers).
     ///
-    /// SHA-256 over a length-prefixed job id and the token's lowercase hex, truncated to 16 bytes,
-    /// with the version nibble set to 5 and the RFC 4122 variant bits (UUID v5 style, SHA-256
-    /// instead of SHA-1). The length prefix keeps ("ab", "c…") and ("a", "bc…") apart.
+    /// SipHash-2-4 (128-bit output, key ``deterministicKey``) over the job id's UTF-8 length as a
+    /// big-endian `UInt64`, the job id and the token's lowercase hex; the version nibble is set
+    /// to 5 and the RFC 4122 variant bits (UUID v5 style). The length prefix keeps ("ab", "c…")
+    /// and ("a", "bc…") apart. Anyone can recompute an id from the job id and the token (the load
+    /// test does, to match the mock's record); nothing about it is secret.
     public static func deterministic(jobID: String, token: DeviceToken) -> APNsID {
-        var hasher = SHA256()
-        let jobBytes = Array(jobID.utf8)
-        withUnsafeBytes(of: UInt64(jobBytes.count).bigEndian) { hasher.update(bufferPointer: $0) }
-        hasher.update(data: jobBytes)
-        token.hexBytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        let digest = hasher.finalize()
-        return digest.withUnsafeBytes { raw in
-            let high = raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian
-            let low = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian
-            return APNsID(high: high, low: low).withVersion(5)
+        DeterministicNamespace(jobID: jobID).id(for: token)
+    }
+
+    /// ``deterministic(jobID:token:)`` for the tokens of one job: the job's part of the hash is
+    /// absorbed once, so each token costs only its own bytes.
+    public struct DeterministicNamespace: Sendable {
+        private let hasher: SipHash128
+
+        public init(jobID: String) {
+            var hasher = SipHash128(k0: APNsID.deterministicKey.k0, k1: APNsID.deterministicKey.k1)
+            var jobID = jobID
+            jobID.withUTF8 { job in
+                hasher.update(UInt64(job.count).bigEndian)
+                hasher.update(UnsafeRawBufferPointer(job))
+            }
+            self.hasher = hasher
+        }
+
+        public func id(for token: DeviceToken) -> APNsID {
+            var hasher = self.hasher
+            token.hexBytes.withUnsafeBytes { hasher.update($0) }
+            let (first, second) = hasher.finalize()
+            return APNsID(high: first, low: second).withVersion(5)
         }
     }
+
+    /// The fixed SipHash key of deterministic ids: the ASCII bytes of `salvo apns-id v1`, read as
+    /// two little-endian words.
+    static let deterministicKey: (k0: UInt64, k1: UInt64) = (0x7061_206f_766c_6173, 0x3176_2064_692d_736e)
 
     /// Parses `8-4-4-4-12` hex (either case); nil otherwise (APNs: `BadMessageId`).
     public init?(headerValue: some Collection<UInt8>) {

@@ -38,6 +38,30 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         self.init(validatedPath: path)
     }
 
+    /// Parses hexadecimal ASCII bytes in either case from raw memory (a token's span inside a
+    /// Kafka message): not generic, so callers in other modules get the specialised parser
+    /// without building a `String` or an array first.
+    public init(hexBuffer: UnsafeRawBufferPointer) throws(APNsError) {
+        guard let path = Self.path(forHex: hexBuffer) else { throw Self.invalidHex(count: hexBuffer.count) }
+        self.init(validatedPath: path)
+    }
+
+    /// A token from hex the caller already validated (for example with ``init(hexBuffer:)`` or a
+    /// scanner applying the same rules when a job was decoded): only lowercased and copied, so
+    /// building a campaign's notifications does not validate every token a second time.
+    /// Passing anything but 16…200 hex characters (an even count) makes an invalid token.
+    public init(validatedHex hex: UnsafeRawBufferPointer) {
+        assert(Self.path(forHex: hex) != nil, "not a valid token")
+        let prefix = Self.pathPrefix
+        let path = [UInt8](unsafeUninitializedCapacity: prefix.count + hex.count) { buffer, initialized in
+            for index in prefix.indices { buffer[index] = prefix[index] }
+            // ASCII digits already have bit 5 set; setting it lowercases A–F.
+            for index in 0..<hex.count { buffer[prefix.count + index] = hex[index] | 0x20 }
+            initialized = prefix.count + hex.count
+        }
+        self.init(validatedPath: path)
+    }
+
     /// The error for hex that is not a token, out of line: the inlined initializer stays small.
     @usableFromInline
     static func invalidHex(count: Int) -> APNsError {

@@ -32,6 +32,8 @@ final class NGHTTP2Session {
         var connectionWindowSize: Int
         /// Header fields kept from received header blocks (lower-case names); nil keeps all.
         var keptHeaderNames: [String]? = nil
+        /// Header fields sent as never-indexed literals (lower-case names).
+        var unindexedHeaderNames: [String] = []
     }
 
     private let session: OpaquePointer
@@ -45,6 +47,8 @@ final class NGHTTP2Session {
     private var headerStatus: Int?
     /// `Options.keptHeaderNames` as bytes, compared with every received name.
     private let keptHeaderNames: [[UInt8]]?
+    /// `Options.unindexedHeaderNames` as bytes, compared with every sent name.
+    private let unindexedHeaderNames: [[UInt8]]
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
     private var nameValueCapacity = 16
@@ -54,6 +58,7 @@ final class NGHTTP2Session {
     init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
         self.delegate = delegate
         self.keptHeaderNames = options.keptHeaderNames.map { $0.map { Array($0.utf8) } }
+        self.unindexedHeaderNames = options.unindexedHeaderNames.map { Array($0.utf8) }
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
 
         var callbacks: OpaquePointer?
@@ -65,6 +70,9 @@ final class NGHTTP2Session {
         try Self.check(nghttp2_option_new(&option), "nghttp2_option_new")
         defer { nghttp2_option_del(option) }
         nghttp2_option_set_peer_max_concurrent_streams(option, UInt32(clamping: options.assumedPeerMaxConcurrentStreams))
+        // Nothing here uses RFC 7540 stream priorities: closed streams need not be kept for the
+        // dependency tree (a server would otherwise keep up to a connection's stream limit of them).
+        nghttp2_option_set_no_closed_streams(option, 1)
 
         var created: OpaquePointer?
         var mem = self.allocator.makeMem()  // copied into the session
@@ -268,6 +276,7 @@ final class NGHTTP2Session {
             self.nameValues = .allocate(capacity: self.nameValueCapacity)
         }
         let flags = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+        let noIndex = UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue)
         var index = 0
         if let status {
             self.statusDigits[0] = UInt8(ascii: "0") + UInt8(status / 100)
@@ -285,9 +294,11 @@ final class NGHTTP2Session {
             let base = UnsafeMutablePointer(mutating: raw.bindMemory(to: UInt8.self).baseAddress)
             let origin = storage.readerIndex
             headers.forEachEntry { name, value in
+                let namePointer = base! + (name.lowerBound - origin)
                 self.nameValues[index] = nghttp2_nv(
-                    name: base! + (name.lowerBound - origin), value: base! + (value.lowerBound - origin),
-                    namelen: name.count, valuelen: value.count, flags: flags)
+                    name: namePointer, value: base! + (value.lowerBound - origin),
+                    namelen: name.count, valuelen: value.count,
+                    flags: self.isUnindexed(UnsafeRawBufferPointer(start: namePointer, count: name.count)) ? noIndex : flags)
                 index += 1
                 return true
             }
@@ -313,6 +324,11 @@ final class NGHTTP2Session {
         } else if self.isKept(name) {
             self.headerBlock.add(name: name, value: value)
         }
+    }
+
+    private func isUnindexed(_ name: UnsafeRawBufferPointer) -> Bool {
+        for candidate in self.unindexedHeaderNames where candidate.count == name.count && candidate.elementsEqual(name) { return true }
+        return false
     }
 
     private func isKept(_ name: UnsafeRawBufferPointer) -> Bool {

@@ -10,4 +10,5 @@ struct NGHTTP2SettingsID: Hashable {
     static let initialWindowSize = NGHTTP2SettingsID(rawValue: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue))
     static let maxFrameSize = NGHTTP2SettingsID(rawValue: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue))
     static let maxHeaderListSize = NGHTTP2SettingsID(rawValue: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue))
+    static let noRFC7540Priorities = NGHTTP2SettingsID(rawValue: Int32(NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES.rawValue))
 }

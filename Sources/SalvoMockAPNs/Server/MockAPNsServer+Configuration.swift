@@ -31,8 +31,15 @@ extension MockAPNsServer {
         /// scenario (Pushy's pluggable validation handler): return a reason to reject. Default: nil.
         public var additionalRule: (@Sendable (APNsReceivedRequest) -> APNsReason?)?
         /// HTTP/2 session settings. `maxConcurrentStreams` is taken from the scenario.
-        /// Default: SalvoHTTP2's defaults.
-        public var http2: HTTP2SessionHandler.Configuration = HTTP2SessionHandler.Configuration()
+        /// Default: SalvoHTTP2's defaults, with the per-answer `apns-id` and `apns-unique-id`
+        /// sent as literals HPACK never indexes.
+        public var http2: HTTP2SessionHandler.Configuration = Self.defaultHTTP2
+
+        private static var defaultHTTP2: HTTP2SessionHandler.Configuration {
+            var configuration = HTTP2SessionHandler.Configuration()
+            configuration.unindexedHeaders = ["apns-id", "apns-unique-id"]
+            return configuration
+        }
 
         public init() {}
 

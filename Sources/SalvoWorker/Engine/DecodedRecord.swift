@@ -14,9 +14,8 @@ struct DecodedRecord: Sendable {
     var lane: Lane
     var timestampMilliseconds: Int64?
 
-    /// `priority`, `campaign` or `retry`: the metrics lane.
-    var metricsLane: String {
-        if case .retry = content { return "retry" }
-        return lane.rawValue
+    var metricsLane: MetricsLane {
+        if case .retry = content { return .retry }
+        return MetricsLane(lane)
     }
 }

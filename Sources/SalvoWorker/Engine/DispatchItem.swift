@@ -2,6 +2,6 @@
 /// metrics lane and the Kafka timestamp for the end-to-end latency.
 struct DispatchItem: Sendable {
     var notification: PushNotification
-    var metricsLane: String
+    var metricsLane: MetricsLane
     var enqueuedAtMilliseconds: Int64?
 }

@@ -6,22 +6,24 @@ final class DispatchUnit: Sendable {
     let job: Job
     /// Shared by every notification of the job (its strings are not copied per token).
     let reference: JobReference
+    /// The job's part of each notification, built once.
+    let shared: PushNotification.Shared
     /// 1 for a job; a retry record's attempt for its tokens.
     let attempt: Int
-    /// `priority`, `campaign` or `retry`: the metrics lane.
-    let metricsLane: String
+    let metricsLane: MetricsLane
     /// The Kafka record's timestamp, for the end-to-end latency histogram.
     let enqueuedAtMilliseconds: Int64?
 
-    init(job: Job, reference: JobReference, attempt: Int, metricsLane: String, enqueuedAtMilliseconds: Int64?) {
+    init(job: Job, reference: JobReference, attempt: Int, metricsLane: MetricsLane, enqueuedAtMilliseconds: Int64?) {
         self.job = job
         self.reference = reference
+        self.shared = job.shared(reference)
         self.attempt = attempt
         self.metricsLane = metricsLane
         self.enqueuedAtMilliseconds = enqueuedAtMilliseconds
     }
 
     func notification(at index: Int) -> PushNotification {
-        job.notification(at: index, job: reference, attempt: attempt)
+        job.notification(at: index, shared: shared, attempt: attempt)
     }
 }

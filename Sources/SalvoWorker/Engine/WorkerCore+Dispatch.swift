@@ -13,8 +13,34 @@ extension WorkerCore {
     /// Fills the window: replays and due retries first, then lane slots (per-user before campaign
     /// by the lanes' weights), each new slot through the app and device rate limits. Requests are
     /// collected per pool and submitted with one call per pool.
+    /// After an outcome. Refilling the window a few slots at a time, as answers trickle in, would
+    /// cost a write, a TLS record and a wake-up of the gateway per few requests; so the window
+    /// refills once a batch's worth of it (``refillBatch``) is free, or after
+    /// ``refillDelay`` at the latest. New jobs, replays, retries and draining pump at once
+    /// (``schedulePump()``): only the refill of a full window waits, and the window stays at
+    /// least seven-eighths full meanwhile.
+    func scheduleRefill() {
+        if phase != .running || !ready.isEmpty || window - inFlight - delayedSends.heldCount >= refillBatch {
+            schedulePump()
+            return
+        }
+        guard refillTask == nil, !pumpScheduled else { return }
+        refillTask = eventLoop.assumeIsolated().scheduleTask(in: Self.refillDelay) { [weak self] in
+            guard let self else { return }
+            self.refillTask = nil
+            self.schedulePump()
+        }
+    }
+
+    /// The longest a partial refill waits (see ``scheduleRefill()``).
+    static let refillDelay = TimeAmount.milliseconds(1)
+
     func pump() {
         pumpScheduled = false
+        if let refillTask {
+            refillTask.cancel()
+            self.refillTask = nil
+        }
         guard phase != .finished else { return }
         var batches: [WorkerPoolKey: DispatchBatch] = [:]
         var lastKey: WorkerPoolKey?

@@ -13,7 +13,7 @@ extension WorkerCore {
         case .failed(let error):
             handle(classifier.classify(DeliveryResult(.failure(error)), of: item.notification, at: .now()), of: item)
         }
-        schedulePump()
+        scheduleRefill()
     }
 
     private func delivered(_ item: DispatchItem) {

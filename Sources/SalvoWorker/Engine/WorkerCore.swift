@@ -46,6 +46,10 @@ final class WorkerCore {
     /// Replays and due retries, dispatched before new lane slots, without rate limits.
     var ready: Deque<DispatchItem> = []
     var pumpScheduled = false
+    /// A refill deferred until a batch's worth of the window is free (``scheduleRefill()``).
+    var refillTask: Scheduled<Void>?
+    /// Free window slots that make an outcome refill at once: an eighth of the window, at most 256.
+    let refillBatch: Int
 
     var timer: Scheduled<Void>?
     var timerDeadline: ContinuousClock.Instant?
@@ -91,6 +95,7 @@ final class WorkerCore {
         self.delayedSends = try RetryScheduler.StateMachine(configuration: configuration.retry, now: now)
         self.pools = pools
         self.window = Self.window(configuration)
+        self.refillBatch = max(1, min(256, self.window / 8))
         self.publisher = publisher
         self.markDone = markDone
         self.sharedStatistics = sharedStatistics
@@ -230,10 +235,10 @@ final class WorkerCore {
         }
     }
 
-    func metricsLane(of topic: String) -> String {
-        if topic == configuration.topics.priority { return "priority" }
-        if topic == configuration.topics.retry { return "retry" }
-        return "campaign"
+    func metricsLane(of topic: String) -> MetricsLane {
+        if topic == configuration.topics.priority { return .priority }
+        if topic == configuration.topics.retry { return .retry }
+        return .campaign
     }
 
     // MARK: Timer
@@ -269,7 +274,7 @@ final class WorkerCore {
             return
         }
         for notification in batch.notifications {
-            ready.append(DispatchItem(notification: notification, metricsLane: "retry", enqueuedAtMilliseconds: nil))
+            ready.append(DispatchItem(notification: notification, metricsLane: .retry, enqueuedAtMilliseconds: nil))
         }
     }
 
@@ -282,6 +287,7 @@ final class WorkerCore {
         metrics.inFlight.record(inFlight)
         metrics.retryDepth.record(statistics.retryDepth)
         for lane in Lane.allCases { metrics.queued(scheduler.queuedNotifications(in: lane), lane: lane) }
+        metrics.flushDelivered()
         sharedStatistics(statistics)
     }
 }

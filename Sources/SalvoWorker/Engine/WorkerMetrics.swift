@@ -12,13 +12,19 @@ final class WorkerMetrics {
     }
 
     private var notifications: [NotificationKey: Counter] = [:]
-    /// `delivered` by app: the hot outcome gets a lookup keyed by one string.
+    /// `delivered` by app. The hot outcome is counted locally for the app seen last (a run of
+    /// one job's notifications compares one string, by identity) and added to its counter when
+    /// the app changes or the core publishes its statistics (every 50 ms).
     private var delivered: [String: Counter] = [:]
+    private var deliveredApp = ""
+    private var deliveredUnflushed = 0
     private var jobs: [String: Counter] = [:]
     private var deadLetters: [String: Counter] = [:]
     private var feedback: [NotificationKey: Counter] = [:]
     private var produceFailures: [String: Counter] = [:]
-    private var latency: [String: Metrics.Timer] = [:]
+    private let latency: [Metrics.Timer] = MetricsLane.allCases.map {
+        Metrics.Timer(label: "salvo_end_to_end_latency_seconds", dimensions: [("lane", $0.rawValue)], preferredDisplayUnit: .seconds)
+    }
     private var lag: [String: Gauge] = [:]
     private let rateLimitedApp = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "app")])
     private let rateLimitedDevice = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "device")])
@@ -40,13 +46,21 @@ final class WorkerMetrics {
     }
 
     func delivered(app: String) {
-        if let counter = delivered[app] {
-            counter.increment()
-            return
+        if app != deliveredApp {
+            flushDelivered()
+            deliveredApp = app
         }
-        let counter = Counter(label: "salvo_notifications_total", dimensions: [("app", app), ("outcome", "delivered"), ("reason", "")])
-        delivered[app] = counter
-        counter.increment()
+        deliveredUnflushed += 1
+    }
+
+    /// Adds the locally counted deliveries to their counter.
+    func flushDelivered() {
+        guard deliveredUnflushed > 0 else { return }
+        let app = deliveredApp
+        Self.cached(&delivered, app) {
+            Counter(label: "salvo_notifications_total", dimensions: [("app", app), ("outcome", "delivered"), ("reason", "")])
+        }.increment(by: deliveredUnflushed)
+        deliveredUnflushed = 0
     }
 
     /// `outcome`: `invalid_token`, `dead_lettered`, `retry_scheduled`, `retry_handed_off`, `replayed`.
@@ -58,9 +72,9 @@ final class WorkerMetrics {
     }
 
     /// `result`: `completed` or `rejected`.
-    func job(lane: String, result: String) {
-        Self.cached(&jobs, lane + "|" + result) {
-            Counter(label: "salvo_jobs_total", dimensions: [("lane", lane), ("result", result)])
+    func job(lane: MetricsLane, result: String) {
+        Self.cached(&jobs, lane.rawValue + "|" + result) {
+            Counter(label: "salvo_jobs_total", dimensions: [("lane", lane.rawValue), ("result", result)])
         }.increment()
     }
 
@@ -84,10 +98,8 @@ final class WorkerMetrics {
         (byApp ? rateLimitedApp : rateLimitedDevice).increment()
     }
 
-    func latency(lane: String, nanoseconds: Int64) {
-        Self.cached(&latency, lane) {
-            Metrics.Timer(label: "salvo_end_to_end_latency_seconds", dimensions: [("lane", lane)], preferredDisplayUnit: .seconds)
-        }.recordNanoseconds(nanoseconds)
+    func latency(lane: MetricsLane, nanoseconds: Int64) {
+        latency[lane.index].recordNanoseconds(nanoseconds)
     }
 
     func queued(_ count: Int, lane: Lane) {

@@ -62,14 +62,30 @@ public struct Job: Sendable {
 
     /// The payload `token` receives: the shared bytes, or a copy with its badge spliced in.
     public func payload(for token: DeviceToken) -> ByteBuffer {
-        guard let badgeSplice, let badge = badges[token] else { return payload }
+        splicedPayload(for: token) ?? payload
+    }
+
+    /// `token`'s own payload when the job overrides its badge; nil when it gets the job's.
+    func splicedPayload(for token: DeviceToken) -> ByteBuffer? {
+        guard let badgeSplice, let badge = badges[token] else { return nil }
         return badgeSplice.apply(badge: badge, to: payload)
+    }
+
+    /// The part every notification of this job shares, for ``notification(at:shared:attempt:)``.
+    public func shared(_ reference: JobReference) -> PushNotification.Shared {
+        PushNotification.Shared(job: reference, headers: headers, payload: payload)
     }
 
     /// The notification for the token at `index`.
     /// - Parameter attempt: Default: 1; records of the retry topic continue their count.
     public func notification(at index: Int, job reference: JobReference, attempt: Int = 1) -> PushNotification {
+        notification(at: index, shared: shared(reference), attempt: attempt)
+    }
+
+    /// The notification for the token at `index`, sharing `shared` (built once for the job) with
+    /// the job's other notifications.
+    public func notification(at index: Int, shared: PushNotification.Shared, attempt: Int = 1) -> PushNotification {
         let token = tokens[index]
-        return PushNotification(job: reference, token: token, headers: headers, payload: payload(for: token), attempt: attempt)
+        return PushNotification(shared: shared, token: token, ownPayload: splicedPayload(for: token), attempt: attempt)
     }
 }

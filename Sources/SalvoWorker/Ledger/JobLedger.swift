@@ -41,7 +41,11 @@ public struct JobLedger: Sendable {
         var isDone: Bool { notifications == 0 && recordsEnqueued == recordsAcknowledged }
     }
 
-    private var jobs: [SourcePosition: Outstanding] = [:]
+    /// Open entries by generation: the per-notification events find theirs by hashing one
+    /// integer, not the topic name.
+    private var jobs: [Generation: (source: SourcePosition, outstanding: Outstanding)] = [:]
+    /// The open entry's generation of each position.
+    private var generations: [SourcePosition: Generation] = [:]
     /// Starts at 1: 0 never names an open entry (a job that completed when it was opened).
     private var nextGeneration: Generation = 1
 
@@ -51,12 +55,12 @@ public struct JobLedger: Sendable {
     public var openJobs: Int { jobs.count }
 
     public func outstanding(for job: SourcePosition) -> Outstanding? {
-        jobs[job]
+        generations[job].flatMap { jobs[$0]?.outstanding }
     }
 
     /// The generation of `job`'s open entry, which its events must carry; 0 when it is not open.
     public func generation(of job: SourcePosition) -> Generation {
-        jobs[job]?.generation ?? 0
+        generations[job] ?? 0
     }
 
     /// Starts tracking a job with `notifications` notifications, and `records` records already
@@ -64,12 +68,13 @@ public struct JobLedger: Sendable {
     /// producing any of the job's records. A job with nothing outstanding completes at once.
     public mutating func open(_ job: SourcePosition, notifications: Int, records: Int = 0) -> Action {
         precondition(notifications >= 0 && records >= 0, "counts are never negative")
-        precondition(jobs[job] == nil, "job \(job) is already open")
+        precondition(generations[job] == nil, "job \(job) is already open")
         let outstanding = Outstanding(
             generation: nextGeneration, notifications: notifications, recordsEnqueued: records, recordsAcknowledged: 0)
         nextGeneration += 1
         if outstanding.isDone { return .completed(job) }
-        jobs[job] = outstanding
+        jobs[outstanding.generation] = (job, outstanding)
+        generations[job] = outstanding.generation
         return .none
     }
 
@@ -102,17 +107,19 @@ public struct JobLedger: Sendable {
     /// Forgets jobs that are no longer this worker's (partitions revoked in a rebalance); their
     /// offsets are not committed here and events still arriving for them are ignored.
     public mutating func forget(where shouldForget: (SourcePosition) -> Bool) {
-        jobs = jobs.filter { !shouldForget($0.key) }
+        generations = generations.filter { !shouldForget($0.key) }
+        jobs = jobs.filter { !shouldForget($0.value.source) }
     }
 
     /// Events for jobs not (or no longer) open, or for an earlier opening of the same position,
     /// are ignored: they belong to revoked partitions.
     private mutating func update(_ job: SourcePosition, _ generation: Generation, _ change: (inout Outstanding) -> Void) -> Action {
-        // One hash per event (this runs once per notification): change the entry in place.
-        guard let index = jobs.index(forKey: job), jobs.values[index].generation == generation else { return .none }
-        change(&jobs.values[index])
-        guard jobs.values[index].isDone else { return .none }
+        // One integer hash per event (this runs once per notification): change the entry in place.
+        guard let index = jobs.index(forKey: generation), jobs.values[index].source == job else { return .none }
+        change(&jobs.values[index].outstanding)
+        guard jobs.values[index].outstanding.isDone else { return .none }
         jobs.remove(at: index)
+        generations[job] = nil
         return .completed(job)
     }
 }

@@ -37,6 +37,18 @@ struct BenchWorkerCommand: AsyncParsableCommand {
     @Option(help: "Which modes to run: campaign, per-user or both.")
     var mode: Mode = .both
 
+    @Option(help: "How the worker authenticates: token (ES256 JWT, checked by the mock) or certificate (TLS client certificate).")
+    var credential: BenchWorkerStage.Credential = .token
+
+    @Flag(help: "Answer every request 200 at once (the mock's load fast path: no validation, no JWT check), so the mock keeps up with the worker and the worker is the bottleneck.")
+    var fastMock = false
+
+    @Flag(
+        name: .customLong("pin-cpus"),
+        inversion: .prefixedNo,
+        help: "Keep the mock APNs (this process) to CPU 0, so the load generator never takes more than one core from the measured worker (needs 2 or more CPUs). Off by default: on 2 cores it lowered campaign mode's figure a little and raised per-user mode's (the mock's one thread became the bottleneck).")
+    var pinCPUs = false
+
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         case campaign
         case perUser = "per-user"
@@ -47,7 +59,9 @@ struct BenchWorkerCommand: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-worker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let bench = try await BenchWorkerStage(brokers: brokers, directory: directory, latencyMilliseconds: mockLatencyMilliseconds)
+        let bench = try await BenchWorkerStage(
+            brokers: brokers, directory: directory, latencyMilliseconds: mockLatencyMilliseconds, pinning: pinCPUs,
+            validating: !fastMock, credential: credential)
         var results: [BenchWorkerStage.Result] = []
         do {
             if mode != .perUser {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Logging
 import NIOPosix
@@ -9,6 +10,11 @@ import Synchronization
 /// and token key, and a `salvo worker` child per measurement.
 struct BenchWorkerStage {
     enum Lane { case campaign, priority }
+
+    enum Credential: String, ExpressibleByArgument, CaseIterable {
+        case token
+        case certificate
+    }
 
     struct Result {
         var label: String
@@ -34,8 +40,17 @@ struct BenchWorkerStage {
     let port: Int
     let tokenKey: (keyID: String, teamID: String, path: String)
     let logger: Logger
+    /// The mock's own event loop: one thread, so that pinned it stays on its one CPU.
+    let mockGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// When set: this process (the mock and the producer) is kept to CPU 0, so it never takes
+    /// more than one core from the worker, which may use every CPU (its consumer tasks and its
+    /// event loop want two; confining it to the rest would turn their hand-overs into context
+    /// switches on one core).
+    let workerCPUs: ClosedRange<Int>?
 
-    init(brokers: String, directory: URL, latencyMilliseconds: Int) async throws {
+    let credential: Credential
+
+    init(brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool, credential: Credential) async throws {
         self.brokers = brokers
         self.directory = directory
         prefix = "salvo-bench-\(UInt32.random(in: 0...UInt32.max))"
@@ -45,14 +60,23 @@ struct BenchWorkerStage {
         let argument = try material.write(to: directory.appendingPathComponent("tls").path)
         let parts = argument.split(separator: ":", maxSplits: 2).map(String.init)
         tokenKey = (parts[0], parts[1], parts[2])
+        self.credential = credential
         var configuration = MockAPNsServer.Configuration()
-        configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: false))
-        configuration.tokenKeys = [material.tokenKey]
+        switch credential {
+        case .token:
+            configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: false))
+            configuration.tokenKeys = [material.tokenKey]
+        case .certificate:
+            configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: true))
+        }
+        if !validating { configuration.validation = .none }
         if latencyMilliseconds > 0 {
             configuration.scenario = try MockScenario.parse("latency: {distribution: fixed, fixed_ms: \(latencyMilliseconds)}")
         }
-        server = try MockAPNsServer(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+        server = try MockAPNsServer(configuration: configuration, eventLoopGroup: mockGroup, logger: logger)
         port = try await server.start().port
+        workerCPUs = pinning && CPUAffinity.onlineCPUs >= 2 ? 0...(CPUAffinity.onlineCPUs - 1) : nil
+        pinSelf()
 
         let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
         let names = ["jobs", "jobs.priority", "retry", "feedback", "dlq"].map { "\(prefix).\($0)" }
@@ -69,9 +93,13 @@ struct BenchWorkerStage {
         let acceptedBefore = server.stats().accepted
         let worker = try startWorker(group: "\(prefix)-\(runID)")
         defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        pin(worker)
 
         let start = acceptedBefore + notifications / 20
         try await waitForAccepted(start, worker: worker, timeout: .seconds(600))
+        // Again: both processes may have started threads since.
+        pinSelf()
+        pin(worker)
         let cpuAtStart = try Self.cpuSeconds(of: worker.processIdentifier)
         let acceptedAtStart = server.stats().accepted
         let clockAtStart = ContinuousClock.now
@@ -85,6 +113,17 @@ struct BenchWorkerStage {
         return Result(
             label: label, notifications: measured, cpuSeconds: cpu,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18, peakRSSMegabytes: rss)
+    }
+
+    /// The mock (and the rest of this process) on CPU 0 only.
+    private func pinSelf() {
+        guard workerCPUs != nil else { return }
+        CPUAffinity.pin(process: getpid(), to: 0...0)
+    }
+
+    private func pin(_ worker: Process) {
+        guard let workerCPUs else { return }
+        CPUAffinity.pin(process: worker.processIdentifier, to: workerCPUs)
     }
 
     private func waitForAccepted(_ target: Int, worker: Process, timeout: Duration) async throws {
@@ -138,7 +177,7 @@ struct BenchWorkerStage {
             apps:
               \(Self.app):
                 bundle_id: \(Self.topic)
-                credential: {token: {key_file: \(tokenKey.path), key_id: \(tokenKey.keyID), team_id: \(tokenKey.teamID)}}
+                credential: \(credentialYAML)
                 environments:
                   - {host: 127.0.0.1, port: \(port), behaves_as: production, ca_file: \(directory.path)/tls/ca.pem, tls_server_name: localhost}
                 pool: {connections: 2}
@@ -155,6 +194,16 @@ struct BenchWorkerStage {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    private var credentialYAML: String {
+        switch credential {
+        case .token:
+            return "{token: {key_file: \(tokenKey.path), key_id: \(tokenKey.keyID), team_id: \(tokenKey.teamID)}}"
+        case .certificate:
+            let tls = directory.appendingPathComponent("tls").path
+            return "{certificate: {certificate_file: \(tls)/\(MockTLSMaterial.FileName.clientCertificate), key_file: \(tls)/\(MockTLSMaterial.FileName.clientPrivateKey)}}"
+        }
     }
 
     /// utime + stime of `pid` from /proc, in seconds.
@@ -180,6 +229,7 @@ struct BenchWorkerStage {
 
     func stop() async {
         await server.shutdown()
+        try? await mockGroup.shutdownGracefully()
         if let admin = try? KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger) {
             try? await admin.deleteTopics(["jobs", "jobs.priority", "retry", "feedback", "dlq"].map { "\(prefix).\($0)" })
             await admin.close()

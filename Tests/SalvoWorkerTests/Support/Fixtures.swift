@@ -51,14 +51,17 @@ enum Fixtures {
     }
 
     /// A notification of a one-token job, for classifier, scheduler and record tests.
-    static func notification(_ n: Int = 1, app: String = "news", jobID: String = "job-1", attempt: Int = 1, replays: Int = 0) -> PushNotification {
-        let reference = JobReference(id: jobID, app: app, campaignID: "spring", environment: .production, source: source)
+    static func notification(
+        _ n: Int = 1, app: String = "news", jobID: String = "job-1", campaignID: String? = "spring", attempt: Int = 1, replays: Int = 0,
+        payload: String = #"{"aps":{"alert":"hi"}}"#
+    ) -> PushNotification {
+        let reference = JobReference(id: jobID, app: app, campaignID: campaignID, environment: .production, source: source)
         let headers = try! APNsRequestHeaders(topic: "com.example.news", pushType: .alert)
         return PushNotification(
             job: reference,
             token: token(n),
             headers: headers,
-            payload: ByteBuffer(string: #"{"aps":{"alert":"hi"}}"#),
+            payload: ByteBuffer(string: payload),
             attempt: attempt,
             replays: replays
         )
