@@ -26,6 +26,15 @@ import Testing
         #expect(error?.reason == .badDeviceToken)
     }
 
+    @Test func validatedHexIsLowercasedLikeParsedHex() throws {
+        let hex = "00FFaB" + String(repeating: "9e", count: 29)
+        let parsed = try DeviceToken(hex: hex)
+        let trusted = Array(hex.utf8).withUnsafeBytes { DeviceToken(validatedHex: $0) }
+        #expect(trusted == parsed)
+        #expect(trusted.path == parsed.path)
+        #expect(trusted.hex == hex.lowercased())
+    }
+
     @Test func encodesBinaryTokens() throws {
         let token = try DeviceToken(bytes: [0x00, 0x01, 0xAB, 0xFF, 0x10, 0x20, 0x30, 0x40])
         #expect(token.hex == "0001abff10203040")

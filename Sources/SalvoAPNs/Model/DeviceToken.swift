@@ -38,16 +38,8 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         self.init(validatedPath: path)
     }
 
-    /// Parses hexadecimal ASCII bytes in either case from raw memory (a token's span inside a
-    /// Kafka message): not generic, so callers in other modules get the specialised parser
-    /// without building a `String` or an array first.
-    public init(hexBuffer: UnsafeRawBufferPointer) throws(APNsError) {
-        guard let path = Self.path(forHex: hexBuffer) else { throw Self.invalidHex(count: hexBuffer.count) }
-        self.init(validatedPath: path)
-    }
-
-    /// A token from hex the caller already validated (for example with ``init(hexBuffer:)`` or a
-    /// scanner applying the same rules when a job was decoded): only lowercased and copied, so
+    /// A token from hex the caller already validated (a scanner applying ``init(hexBytes:)``'s
+    /// rules when a job was decoded, say): only lowercased and copied, so
     /// building a campaign's notifications does not validate every token a second time.
     /// Passing anything but 16…200 hex characters (an even count) makes an invalid token.
     public init(validatedHex hex: UnsafeRawBufferPointer) {

@@ -10,9 +10,6 @@ extension WorkerCore {
         eventLoop.assumeIsolated().execute { [self] in pump() }
     }
 
-    /// Fills the window: replays and due retries first, then lane slots (per-user before campaign
-    /// by the lanes' weights), each new slot through the app and device rate limits. Requests are
-    /// collected per pool and submitted with one call per pool.
     /// After an outcome. Refilling the window a few slots at a time, as answers trickle in, would
     /// cost a write, a TLS record and a wake-up of the gateway per few requests; so the window
     /// refills once a batch's worth of it (``refillBatch``) is free, or after
@@ -35,6 +32,9 @@ extension WorkerCore {
     /// The longest a partial refill waits (see ``scheduleRefill()``).
     static let refillDelay = TimeAmount.milliseconds(1)
 
+    /// Fills the window: replays and due retries first, then lane slots (per-user before campaign
+    /// by the lanes' weights), each new slot through the app and device rate limits. Requests are
+    /// collected per pool and submitted with one call per pool.
     func pump() {
         pumpScheduled = false
         if let refillTask {

@@ -192,8 +192,9 @@ final class WorkerCore {
         let due = now.advanced(by: untilDue)
         let judgedFrom = untilDue > configuration.retry.maximumHeldDelay ? due.advanced(by: .zero - configuration.retry.maximumHeldDelay) : now
         var handedBack: [PushNotification] = []
+        let shared = retryJob.job.shared(reference)
         for index in retryJob.job.tokens.indices {
-            let notification = retryJob.notification(at: index, job: reference)
+            let notification = retryJob.job.notification(at: index, shared: shared, attempt: retryJob.attempt)
             switch retries.hold(notification, until: due, now: judgedFrom) {
             case .held(_, let rearm):
                 if rearm { armTimer() }
