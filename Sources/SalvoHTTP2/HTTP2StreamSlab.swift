@@ -35,8 +35,8 @@ struct HTTP2StreamSlab<Element> {
 
     @discardableResult
     mutating func remove(_ slot: Int) -> Element? {
-        guard slot >= 0, slot < self.slots.count, let element = self.slots[slot] else { return nil }
-        self.slots[slot] = nil
+        // `take()` moves the element out: no retain and release of its references.
+        guard slot >= 0, slot < self.slots.count, let element = self.slots[slot].take() else { return nil }
         self.freeSlots.append(slot)
         self.count -= 1
         return element

@@ -22,8 +22,8 @@ struct APNsSlotTable<Element> {
 
     /// Takes the value out of `slot` (nil if the slot is empty or unknown).
     mutating func remove(_ slot: Int) -> Element? {
-        guard self.slots.indices.contains(slot), let element = self.slots[slot] else { return nil }
-        self.slots[slot] = nil
+        // `take()` moves the element out: no retain and release of its references.
+        guard self.slots.indices.contains(slot), let element = self.slots[slot].take() else { return nil }
         self.free.append(slot)
         self.count -= 1
         return element

@@ -69,12 +69,10 @@ final class NGHTTP2Allocator {
     /// The class whose blocks fit `size` payload bytes, or nil when it is too large to pool.
     private static func sizeClass(for size: Int) -> Int? {
         let needed = size + Self.headerSize
-        var index = 0
-        while index < Self.classCount {
-            if needed <= 1 << (Self.smallestBlockShift + index) { return index }
-            index += 1
-        }
-        return nil
+        guard needed > 1 << Self.smallestBlockShift else { return 0 }
+        // The smallest power of two holding `needed` is 2^(bit width of needed - 1).
+        let index = (Int.bitWidth - (needed - 1).leadingZeroBitCount) - Self.smallestBlockShift
+        return index < Self.classCount ? index : nil
     }
 
     private static func allocate(_ size: Int, _ state: UnsafeMutablePointer<Int>) -> UnsafeMutableRawPointer? {
