@@ -22,8 +22,7 @@ extension WorkerCore {
             return
         }
         guard refillTask == nil, !pumpScheduled else { return }
-        refillTask = eventLoop.assumeIsolated().scheduleTask(in: Self.refillDelay) { [weak self] in
-            guard let self else { return }
+        refillTask = eventLoop.assumeIsolated().scheduleTask(in: Self.refillDelay) {
             self.refillTask = nil
             self.schedulePump()
         }
@@ -110,7 +109,9 @@ extension WorkerCore {
         let core = NIOLoopBound(self, eventLoop: eventLoop)
         let items = NIOLoopBound(batch, eventLoop: eventLoop)
         pool.submit(batch.requests) { index, outcome in
-            core.value.completed(items.value.items[index], outcome)
+            // Lends the item from the batch's storage: copying it out would retain and release
+            // each of its references once more per notification.
+            items.value.items.withUnsafeBufferPointer { core.value.completed($0[index], outcome) }
         }
     }
 

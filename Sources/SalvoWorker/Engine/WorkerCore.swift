@@ -116,8 +116,11 @@ final class WorkerCore {
     }
 
     private func scheduleStatistics() {
-        statisticsTask = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(50)) { [weak self] in
-            guard let self, self.statisticsTask != nil else { return }
+        // Strong captures throughout this type's scheduled tasks: a weakly referenced object takes
+        // the slow path on every retain and release for the rest of its life, and this one is
+        // retained per notification. Each task is cancelled when the core finishes (or fires).
+        statisticsTask = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(50)) {
+            guard self.statisticsTask != nil else { return }
             self.publishStatistics()
             self.scheduleStatistics()
         }
@@ -252,8 +255,8 @@ final class WorkerCore {
         timer?.cancel()
         timerDeadline = deadline
         let delay = clock.now.duration(to: deadline)
-        timer = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) { [weak self] in
-            self?.timerFired()
+        timer = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) {
+            self.timerFired()
         }
     }
 
