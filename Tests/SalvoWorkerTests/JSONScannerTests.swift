@@ -95,4 +95,44 @@ import Testing
         writer.endObject()
         #expect(Fixtures.text(writer.bytes) == #"{"s":"q\"\\\n\t\u0001é","n":-5,"a":[1,null,{"x":[]}]}"#)
     }
+
+    /// The eight-bytes-at-once hex check agrees with the byte-by-byte rule for every byte value
+    /// in every position of the word.
+    @Test func wordHexCheckMatchesTheByteRule() {
+        func isHex(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        }
+        var mismatches: [String] = []
+        for position in 0..<8 {
+            for value in 0...255 {
+                var bytes = Array("0aF93bE7".utf8)
+                bytes[position] = UInt8(value)
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                if JSONScanner.areHexDigits(word) != isHex(UInt8(value)) { mismatches.append("0x\(String(value, radix: 16)) at \(position)") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
+    /// A token with one non-hex byte anywhere (inside a fast eight-byte step or in the tail) is
+    /// not taken by the fast path.
+    @Test func hexTokenFastPathStopsAtTheFirstNonHexByte() throws {
+        let valid = String(repeating: "0123456789abcdef", count: 4)
+        for position in [0, 7, 8, 31, 56, 63] {
+            for bad in ["g", "G", "/", ":", "@", "`", " ", "é"] {
+                var characters = Array(valid)
+                characters[position] = Character(bad)
+                let text = "\"" + String(characters) + "\""
+                let range = try JSONScanner.withScanner(over: ByteBuffer(string: text)) { scanner throws(JobRejection) in
+                    scanner.scanHexToken()
+                }
+                #expect(range == nil, "\(bad) at \(position)")
+            }
+        }
+        let range = try JSONScanner.withScanner(over: ByteBuffer(string: "\"" + valid + "\"")) { scanner throws(JobRejection) in
+            scanner.scanHexToken()
+        }
+        #expect(range == 1..<65)
+    }
 }

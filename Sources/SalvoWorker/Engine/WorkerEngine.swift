@@ -148,16 +148,21 @@ public final class WorkerEngine: Service, Sendable {
         let providers = try APNsTokenProviderRegistry(clock: ContinuousClock())
         var pools: [WorkerPoolKey: APNsConnectionPool] = [:]
         for (name, app) in configuration.apps {
+            // Every notification carries its deterministic apns-id, which APNs echoes: the
+            // answer's copy is never read, and keeping it would cost a header block per answer.
+            var poolConfiguration = app.pool
+            poolConfiguration.connection.http2.keptResponseHeaders?.removeAll { $0 == "apns-id" }
             for (kind, environment) in app.endpoints {
                 let pool: APNsConnectionPool
                 switch app.credential {
                 case .token(let credential):
                     pool = try APNsConnectionPool(
                         credential: credential, tokenProvider: try providers.provider(for: credential), environment: environment,
-                        configuration: app.pool, eventLoop: eventLoop, logger: logger)
+                        configuration: poolConfiguration, eventLoop: eventLoop, logger: logger)
                 case .certificate:
                     pool = try APNsConnectionPool(
-                        credential: app.credential, environment: environment, configuration: app.pool, eventLoop: eventLoop, logger: logger)
+                        credential: app.credential, environment: environment, configuration: poolConfiguration, eventLoop: eventLoop,
+                        logger: logger)
                 }
                 pool.start()
                 pools[WorkerPoolKey(app: name, environment: kind)] = pool

@@ -44,6 +44,11 @@ extension JSONScanner {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         var end = start
+        // Eight bytes per step while they are all hex digits (a campaign's tokens are 64 of
+        // them each), then byte by byte to find where the digits stop.
+        while end + 8 <= bytes.count, Self.areHexDigits(bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)) {
+            end += 8
+        }
         while end < bytes.count {
             let byte = bytes[end]
             guard byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 6 else { break }
@@ -55,6 +60,23 @@ extension JSONScanner {
               length % 2 == 0 else { return nil }
         index = end + 1
         return start..<end
+    }
+
+    /// Whether all eight bytes of `word` are ASCII hex digits (either case), without branching
+    /// per byte. Each byte is < 0x80 once the first check passes, so adding a constant below
+    /// 0x80 to every byte at once cannot carry into the next one; a byte's high bit then tells
+    /// whether it reached the constant's threshold.
+    @inline(__always)
+    static func areHexDigits(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        guard word & highBits == 0 else { return false }
+        // '0' (0x30) ... '9' (0x39): at least 0x30 and not above 0x39.
+        let digits = (word &+ ones &* (0x80 - 0x30)) & ~(word &+ ones &* (0x7F - 0x39))
+        // 'a' (0x61) ... 'f' (0x66) after folding upper case to lower case.
+        let folded = word | (ones &* 0x20)
+        let letters = (folded &+ ones &* (0x80 - 0x61)) & ~(folded &+ ones &* (0x7F - 0x66))
+        return (digits | letters) & highBits == highBits
     }
 
     private static func cut(_ text: String) -> String {
