@@ -135,4 +135,20 @@ import Testing
             try JobDecoder(configuration: .init(apps: ["x": AppProfile(bundleID: "bad topic")]))
         }
     }
+
+    /// The duplicate check remembers every member on its own: each is refused the second time,
+    /// and none is mistaken for another.
+    @Test func fieldSetTellsEveryMemberApart() {
+        #expect(JobField.allCases.count <= 32)
+        var set = JobField.Set()
+        var firsts: [Bool] = []
+        var seconds: [Bool] = []
+        for field in JobField.allCases { firsts.append(set.insert(field)) }
+        for field in JobField.allCases { seconds.append(set.insert(field)) }
+        #expect(firsts.allSatisfy { $0 })
+        #expect(seconds.allSatisfy { !$0 })
+        var single = JobField.Set()
+        let results = [single.insert(.tokens), single.insert(.token), single.insert(.tokens)]
+        #expect(results == [true, true, false])
+    }
 }

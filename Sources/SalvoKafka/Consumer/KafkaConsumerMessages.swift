@@ -40,5 +40,16 @@ public struct KafkaConsumerMessages: AsyncSequence, Sendable {
             }
             return try result.get()
         }
+
+        /// The next message if the buffer holds one, without suspending; nil when it is empty
+        /// (or the sequence has ended: `next()` then says so). Lets a reader take what has
+        /// arrived as one batch, instead of one hand-over per message.
+        public mutating func nextBuffered() throws -> KafkaConsumerMessage? {
+            switch core.pop() {
+            case .message(let message): return message
+            case .finished, .wait: return nil
+            case .failed(let error): throw error
+            }
+        }
     }
 }

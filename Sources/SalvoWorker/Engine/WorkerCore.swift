@@ -128,16 +128,33 @@ final class WorkerCore {
 
     // MARK: Intake
 
-    /// A decoded record from a lane's consumer task. `resume` is resumed once the lane has room
-    /// again (at once, usually): until then the task pulls nothing more, so the consumer's bounded
-    /// buffer and librdkafka's bounded prefetch stop fetching.
-    func accept(_ record: DecodedRecord, resume: CheckedContinuation<Void, Never>) {
-        statistics.jobsConsumed += 1
-        if ledger.outstanding(for: record.source) != nil {
-            // Delivered again while still open (a rewind): the open entry will commit it.
-            resume.resume()
-            return
+    /// Decoded records from a lane's consumer task, in order. `resume` is resumed once their
+    /// lanes have room again (at once, usually): until then the task pulls nothing more, so the
+    /// consumer's bounded buffer and librdkafka's bounded prefetch stop fetching.
+    func accept(_ records: [DecodedRecord], resume: CheckedContinuation<Void, Never>) {
+        var pause: Duration?
+        var fullLane: Lane?
+        for record in records {
+            if let recordPause = accept(record) { pause = max(pause ?? .zero, recordPause) }
+            if fullLane == nil, !scheduler.hasCapacity(in: record.lane) { fullLane = record.lane }
         }
+        schedulePump()
+        if let pause, phase == .running {
+            // Retries went back to the retry topic for want of memory: pull the next records a
+            // little later, so a retry backlog does not spin through Kafka.
+            eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(pause.nanoseconds)) { resume.resume() }
+        } else if let fullLane, phase == .running {
+            laneWaiters[fullLane, default: []].append(resume)
+        } else {
+            resume.resume()
+        }
+    }
+
+    /// One record; returns how long its consumer should pause (see ``acceptRetry(_:record:)``).
+    private func accept(_ record: DecodedRecord) -> Duration? {
+        statistics.jobsConsumed += 1
+        // Delivered again while still open (a rewind): the open entry will commit it.
+        guard ledger.outstanding(for: record.source) == nil else { return nil }
         switch record.content {
         case .rejected(let deadLetter):
             rejectedSources.insert(record.source)
@@ -148,20 +165,9 @@ final class WorkerCore {
         case .job(let job):
             open(job, attempt: 1, record: record)
         case .retry(let retryJob):
-            if let pause = acceptRetry(retryJob, record: record), phase == .running {
-                // Handed back to the retry topic for want of memory: pull the next record a
-                // little later, so a retry backlog does not spin through Kafka.
-                eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(pause.nanoseconds)) { resume.resume() }
-                schedulePump()
-                return
-            }
+            return acceptRetry(retryJob, record: record)
         }
-        if phase != .running || scheduler.hasCapacity(in: record.lane) {
-            resume.resume()
-        } else {
-            laneWaiters[record.lane, default: []].append(resume)
-        }
-        schedulePump()
+        return nil
     }
 
     private func open(_ job: Job, attempt: Int, record: DecodedRecord) {

@@ -196,16 +196,29 @@ public final class WorkerEngine: Service, Sendable {
 
     /// One lane: pull, decode here (off the core's loop), hand over, and wait while the lane is
     /// full. Ends when cancelled (drain) or when the consumer fails, which stops the engine.
+    /// Most records per hand-over to the core, and the message bytes after which a batch ends
+    /// (a lane may overshoot its capacity by one batch: at most a megabyte of jobs).
+    static let handOverRecords = 64
+    static let handOverBytes = 1 << 20
+
     private static func consume(
         _ consumer: KafkaConsumer, intake: LaneIntake, core: NIOLoopBound<WorkerCore>, loop: any EventLoop, signal: ShutdownSignal
     ) async {
         do {
-            for try await message in consumer.messages {
+            var messages = consumer.messages.makeAsyncIterator()
+            while let first = try await messages.next() {
                 // A record taken but not handed over stays uncommitted: the next owner gets it.
                 if Task.isCancelled { break }
-                let record = intake.decode(message)
+                // What has already arrived goes over as one batch: a hand-over per record would
+                // wake the event loop and then this task once per per-user push.
+                var records = [intake.decode(first)]
+                var bytes = first.value.count
+                while records.count < Self.handOverRecords, bytes < Self.handOverBytes, let message = try messages.nextBuffered() {
+                    records.append(intake.decode(message))
+                    bytes += message.value.count
+                }
                 await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
-                    loop.execute { core.value.accept(record, resume: resume) }
+                    loop.execute { core.value.accept(records, resume: resume) }
                 }
             }
         } catch {

@@ -18,6 +18,22 @@ enum JobField: String, CaseIterable, Sendable {
     /// Only in records of the retry topic (``RetryRecord``); an ordinary job's `retry` is ignored.
     case retry
 
+    /// Members met in one job, as bits: a hashed `Set` cost more than the rest of a per-user
+    /// job's field reading.
+    struct Set {
+        private var bits: UInt32 = 0
+
+        /// Adds `field`; false when it was already there.
+        mutating func insert(_ field: JobField) -> Bool {
+            let bit = UInt32(1) << (JobField.ordered.firstIndex(of: field) ?? 0)
+            defer { bits |= bit }
+            return bits & bit == 0
+        }
+    }
+
+    /// The members in a fixed order, for ``Set`` (a comparison of cases per step, no hashing).
+    private static let ordered = allCases
+
     /// The rejection when the member has the wrong JSON type: the field's own reason where the
     /// schema has one, so a dashboard shows "invalid_priority" rather than a generic code.
     var typeMismatchReason: JobRejection.Reason {

@@ -35,7 +35,7 @@ struct JobFieldReader {
             try scanner.skipValue()
             return
         }
-        guard fields.seen.insert(field).inserted else {
+        guard fields.seen.insert(field) else {
             throw JobRejection(.duplicateField, "\(name) appears more than once")
         }
         guard let kind = scanner.peekKind() else { throw scanner.syntaxError(expecting: "a value") }
