@@ -51,6 +51,24 @@ import Testing
         #expect(properties["security.protocol"] == "ssl")
     }
 
+    /// Properties of one client kind are applied after the shared ones and never reach the other
+    /// kind (librdkafka warns about every property a client ignores).
+    @Test func kindPropertiesApplyToTheirKindOnly() {
+        var shared = client
+        shared.properties = ["security.protocol": "ssl", "linger.ms": "7"]
+        var consumer = KafkaConsumerConfiguration(client: shared, groupID: "g", topics: ["t"])
+        consumer.properties = ["session.timeout.ms": "6000"]
+        var producer = KafkaProducerConfiguration(client: shared)
+        producer.properties = ["linger.ms": "50"]
+        let consumerProperties = RDKafkaConfig.consumerProperties(consumer, logLevel: .info)
+        let producerProperties = RDKafkaConfig.producerProperties(producer, logLevel: .info)
+        #expect(consumerProperties["session.timeout.ms"] == "6000")
+        #expect(consumerProperties["security.protocol"] == "ssl")
+        #expect(producerProperties["session.timeout.ms"] == nil)
+        #expect(producerProperties["linger.ms"] == "50")
+        #expect(producerProperties["security.protocol"] == "ssl")
+    }
+
     @Test func validationRejectsNonsense() {
         var consumer = KafkaConsumerConfiguration(client: client, groupID: "g", topics: ["t"])
         consumer.heartbeatInterval = .seconds(60)

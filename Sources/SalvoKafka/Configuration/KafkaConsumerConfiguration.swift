@@ -40,6 +40,10 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
     public var prefetchBackoff: Duration
     /// How long `close()` may take to commit and leave the group. Default: 30 s.
     public var closeTimeout: Duration
+    /// Raw librdkafka properties for consumers only, applied after `client.properties`: consumer
+    /// tuning set here does not reach producers, which would warn that they ignore it.
+    /// Default: empty.
+    public var properties: [String: String] = [:]
 
     public init(client: KafkaClientConfiguration, groupID: String, topics: [String]) {
         self.client = client

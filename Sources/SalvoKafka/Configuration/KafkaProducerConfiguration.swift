@@ -25,6 +25,9 @@ public struct KafkaProducerConfiguration: Sendable, Hashable {
     public var deliveryTimeout: Duration
     /// Largest record accepted (`message.max.bytes`). Default: 1,000,000.
     public var messageMaxBytes: Int
+    /// Raw librdkafka properties for producers only, applied after `client.properties`.
+    /// Default: empty.
+    public var properties: [String: String] = [:]
 
     public init(client: KafkaClientConfiguration) {
         self.client = client

@@ -37,7 +37,7 @@ enum RDKafkaConfig {
             "fetch.max.bytes": String(min(52_428_800, configuration.prefetchMaxKilobytes * 1024)),
             "fetch.queue.backoff.ms": String(configuration.prefetchBackoff.wholeMilliseconds),
         ]) { _, typed in typed }
-        return properties.merging(configuration.client.properties) { _, raw in raw }
+        return properties.merging(configuration.client.properties) { _, raw in raw }.merging(configuration.properties) { _, raw in raw }
     }
 
     static func producerProperties(_ configuration: KafkaProducerConfiguration, logLevel: Logger.Level) -> [String: String] {
@@ -56,7 +56,7 @@ enum RDKafkaConfig {
         if configuration.idempotent {
             properties["acks"] = "all"
         }
-        return properties.merging(configuration.client.properties) { _, raw in raw }
+        return properties.merging(configuration.client.properties) { _, raw in raw }.merging(configuration.properties) { _, raw in raw }
     }
 
     /// Admin clients must never create topics as a side effect of asking about them.

@@ -3,9 +3,9 @@
 /// secret (`sasl.password`, `ssl.key.pem`, …) print as `<redacted>`.
 extension WorkerConfiguration: CustomStringConvertible {
     public var description: String {
-        let properties = kafka.properties.sorted { $0.key < $1.key }.map { name, value in
-            "\(name)=\(Self.isSecret(property: name) ? "<redacted>" : value)"
-        }
+        let properties = Self.redacted(kafka.properties)
+        let consumerProperties = Self.optionalSection("consumer properties", kafkaConsumerProperties)
+        let producerProperties = Self.optionalSection("producer properties", kafkaProducerProperties)
         let apps = apps.sorted { $0.key < $1.key }.map { name, app in
             let endpoints = app.endpoints.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value)" }
             let rate = app.rateLimit.map { ", rate \($0)" } ?? ""
@@ -14,9 +14,18 @@ extension WorkerConfiguration: CustomStringConvertible {
         }
         let operations = operations.map { "\($0.host):\($0.port)" } ?? "off"
         return "WorkerConfiguration(brokers: \(kafka.brokers.joined(separator: ",")), client id: \(kafka.clientID), "
-            + "properties: [\(properties.joined(separator: ", "))], group: \(groupID), "
+            + "properties: [\(properties.joined(separator: ", "))]\(consumerProperties)\(producerProperties), group: \(groupID), "
             + "topics: \(topics.all.joined(separator: ", ")), apps: {\(apps.joined(separator: "; "))}, "
             + "lanes: \(lanes.priorityWeight):\(lanes.campaignWeight), operations: \(operations), drain deadline: \(drainDeadline))"
+    }
+
+    /// `, label: [a=1, b=2]`, or nothing for an empty map.
+    private static func optionalSection(_ label: String, _ properties: [String: String]) -> String {
+        properties.isEmpty ? "" : ", \(label): [\(redacted(properties).joined(separator: ", "))]"
+    }
+
+    private static func redacted(_ properties: [String: String]) -> [String] {
+        properties.sorted { $0.key < $1.key }.map { name, value in "\(name)=\(isSecret(property: name) ? "<redacted>" : value)" }
     }
 
     /// librdkafka properties whose values are credentials.

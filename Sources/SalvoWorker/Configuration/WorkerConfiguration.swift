@@ -9,6 +9,12 @@ import SalvoKafka
 public struct WorkerConfiguration: Sendable {
     /// Brokers, client id and any librdkafka property (`properties`), passed through unchanged.
     public var kafka: KafkaClientConfiguration
+    /// librdkafka properties for the lane consumers only (e.g. `session.timeout.ms`), applied
+    /// after `kafka.properties`. Default: empty.
+    public var kafkaConsumerProperties: [String: String] = [:]
+    /// librdkafka properties for the feedback/DLQ/retry producer only (e.g. `linger.ms`), applied
+    /// after `kafka.properties`. Default: empty.
+    public var kafkaProducerProperties: [String: String] = [:]
     /// Consumer group shared by every worker of a deployment. Default: `salvo-worker`.
     public var groupID: String
     public var topics: WorkerTopics

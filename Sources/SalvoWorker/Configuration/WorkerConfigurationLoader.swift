@@ -69,6 +69,8 @@ public struct WorkerConfigurationLoader: Sendable {
             apps[name] = try builder.build(name: name, section)
         }
         var configuration = WorkerConfiguration(kafka: kafka, apps: apps)
+        configuration.kafkaConsumerProperties = file.kafka.consumerProperties
+        configuration.kafkaProducerProperties = file.kafka.producerProperties
         if let groupID = file.groupID { configuration.groupID = groupID }
         if let topics = file.topics {
             configuration.topics = WorkerTopics(

@@ -68,7 +68,9 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     public func run() async throws {
-        let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: configuration.kafka), logger: logger)
+        var producerConfiguration = KafkaProducerConfiguration(client: configuration.kafka)
+        producerConfiguration.properties = configuration.kafkaProducerProperties
+        let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
         let consumers: Consumers
         do {
             consumers = try makeConsumers()
@@ -137,9 +139,11 @@ public final class WorkerEngine: Service, Sendable {
         // A campaign record may hold 100,000 tokens: a few buffered records are plenty.
         campaign.bufferCapacity = 16
         campaign.closeTimeout = closeTimeout
+        campaign.properties = configuration.kafkaConsumerProperties
         var priority = KafkaConsumerConfiguration(
             client: configuration.kafka, groupID: configuration.groupID + ".priority", topics: [configuration.topics.priority])
         priority.closeTimeout = closeTimeout
+        priority.properties = configuration.kafkaConsumerProperties
         let campaignConsumer = try KafkaConsumer(configuration: campaign, logger: logger)
         return Consumers(campaign: campaignConsumer, priority: try KafkaConsumer(configuration: priority, logger: logger))
     }

@@ -171,7 +171,7 @@ struct BenchWorkerStage {
         let yaml = """
             kafka:
               brokers: ["\(brokers)"]
-              properties: {session.timeout.ms: "6000", heartbeat.interval.ms: "500"}
+              consumer_properties: {session.timeout.ms: "6000", heartbeat.interval.ms: "500"}
             group_id: \(group)
             topics: {jobs: \(prefix).jobs, priority: \(prefix).jobs.priority, retry: \(prefix).retry, feedback: \(prefix).feedback, dead_letter: \(prefix).dlq}
             apps:

@@ -86,7 +86,7 @@ final class WorkerStage: Sendable {
             kafka:
               brokers: ["\(cluster.brokers)"]
               client_id: salvo-e2e
-              properties:
+              consumer_properties:
                 session.timeout.ms: "6000"
                 heartbeat.interval.ms: "500"
             group_id: \(groupID)

@@ -127,6 +127,31 @@ struct WorkerConfigurationLoaderTests {
         #expect(!String(describing: loaded).contains("s3cret-value"))
     }
 
+    @Test("consumer_properties reach only the consumers and producer_properties only the producer")
+    func perClientKindProperties() throws {
+        let fixture = try ConfigurationFixture()
+        defer { fixture.remove() }
+        let yaml = fixture.minimalYAML().replacingOccurrences(of: """
+            kafka:
+              brokers: ["localhost:9092"]
+            """, with: """
+            kafka:
+              brokers: ["localhost:9092"]
+              properties: {security.protocol: ssl}
+              consumer_properties: {session.timeout.ms: "6000", sasl.password: s3cret-value}
+              producer_properties: {linger.ms: "20"}
+            """)
+        let loaded = try WorkerConfigurationLoader(environment: [:]).load(yaml: yaml, source: "w.yaml")
+        let configuration = loaded.configuration
+        #expect(configuration.kafka.properties == ["security.protocol": "ssl"])
+        #expect(configuration.kafkaConsumerProperties == ["session.timeout.ms": "6000", "sasl.password": "s3cret-value"])
+        #expect(configuration.kafkaProducerProperties == ["linger.ms": "20"])
+        let description = String(describing: configuration)
+        #expect(description.contains("consumer properties: [sasl.password=<redacted>, session.timeout.ms=6000]"))
+        #expect(description.contains("producer properties: [linger.ms=20]"))
+        #expect(!description.contains("s3cret-value"))
+    }
+
     @Test("SALVO_OPERATIONS_LISTEN=off and null settings switch features off")
     func featuresSwitchOff() throws {
         let fixture = try ConfigurationFixture()

@@ -50,11 +50,15 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         var brokers: [String]
         var clientID: String?
         var properties: [String: String]
+        var consumerProperties: [String: String]
+        var producerProperties: [String: String]
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case brokers
             case clientID = "client_id"
             case properties
+            case consumerProperties = "consumer_properties"
+            case producerProperties = "producer_properties"
         }
 
         init(from decoder: any Decoder) throws {
@@ -69,6 +73,8 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             brokers = brokers.filter { !$0.isEmpty }
             clientID = try container.decodeIfPresent(String.self, forKey: .clientID)
             properties = try container.decodeIfPresent([String: String].self, forKey: .properties) ?? [:]
+            consumerProperties = try container.decodeIfPresent([String: String].self, forKey: .consumerProperties) ?? [:]
+            producerProperties = try container.decodeIfPresent([String: String].self, forKey: .producerProperties) ?? [:]
         }
     }
 
