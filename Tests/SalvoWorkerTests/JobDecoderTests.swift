@@ -140,14 +140,14 @@ import Testing
     /// and none is mistaken for another.
     @Test func fieldSetTellsEveryMemberApart() {
         #expect(JobField.allCases.count <= 32)
-        var set = JobField.Set()
+        var set = JobField.SeenSet()
         var firsts: [Bool] = []
         var seconds: [Bool] = []
         for field in JobField.allCases { firsts.append(set.insert(field)) }
         for field in JobField.allCases { seconds.append(set.insert(field)) }
         #expect(firsts.allSatisfy { $0 })
         #expect(seconds.allSatisfy { !$0 })
-        var single = JobField.Set()
+        var single = JobField.SeenSet()
         let results = [single.insert(.tokens), single.insert(.token), single.insert(.tokens)]
         #expect(results == [true, true, false])
     }

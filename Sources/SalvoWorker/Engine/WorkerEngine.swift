@@ -198,13 +198,13 @@ public final class WorkerEngine: Service, Sendable {
 
     // MARK: Tasks
 
-    /// One lane: pull, decode here (off the core's loop), hand over, and wait while the lane is
-    /// full. Ends when cancelled (drain) or when the consumer fails, which stops the engine.
     /// Most records per hand-over to the core, and the message bytes after which a batch ends
     /// (a lane may overshoot its capacity by one batch: at most a megabyte of jobs).
     static let handOverRecords = 64
     static let handOverBytes = 1 << 20
 
+    /// One lane: pull, decode here (off the core's loop), hand over, and wait while the lane is
+    /// full. Ends when cancelled (drain) or when the consumer fails, which stops the engine.
     private static func consume(
         _ consumer: KafkaConsumer, intake: LaneIntake, core: NIOLoopBound<WorkerCore>, loop: any EventLoop, signal: ShutdownSignal
     ) async {

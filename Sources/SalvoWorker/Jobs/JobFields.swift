@@ -26,7 +26,7 @@ struct JobFields {
     var badges: [DeviceToken: Int] = [:]
     var retry: RetryFields?
     /// Members met so far, to reject duplicates.
-    var seen = JobField.Set()
+    var seen = JobField.SeenSet()
 }
 
 /// The `retry` member of a retry-topic record.
