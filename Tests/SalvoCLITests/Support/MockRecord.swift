@@ -10,7 +10,10 @@ struct MockRecord {
     init(contentsOf url: URL) throws {
         guard FileManager.default.fileExists(atPath: url.path) else { return }
         let data = try Data(contentsOf: url)
-        for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
+        // The mock appends with one `write` per 64 KiB batch while the test reads; a read may see
+        // only a prefix of that write, cut inside a line. Only newline-terminated lines are whole.
+        let complete = data[..<(data.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? data.startIndex)]
+        for line in complete.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
             guard let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
                 let token = object["token"] as? String
             else {
