@@ -49,4 +49,34 @@ import Testing
         #expect(DeviceToken.parse(path: Array(("/3/device/" + Self.canonical + "/x").utf8)) == .failure(.badPath))
         #expect(DeviceToken.parse(path: Array(("/3/device/" + Self.canonical + "?a=b").utf8)) == .failure(.badPath))
     }
+
+    /// 64 characters and fewer are stored inline, longer ones in an array: both must read back,
+    /// compare and hash by their text alone, whichever way the token was made.
+    @Test(arguments: [16, 62, 64, 66, 200])
+    func everyLengthReadsBackComparesAndHashesByItsText(length: Int) throws {
+        let upper = String((0..<length).map { "0123456789ABCDEF"[String.Index(utf16Offset: $0 * 7 % 16, in: "0123456789ABCDEF")] })
+        let lower = upper.lowercased()
+        let parsed = try DeviceToken(hex: upper)
+        let trusted = Array(upper.utf8).withUnsafeBytes { DeviceToken(validatedHex: $0) }
+        let fromPath = try DeviceToken.parse(path: Array(("/3/device/" + upper).utf8)).get()
+        #expect(parsed.hex == lower)
+        #expect(parsed.hexBytes == Array(lower.utf8))
+        #expect(parsed.withHexBytes { Array($0) } == Array(lower.utf8))
+        #expect(parsed.withPath { String(decoding: $0, as: UTF8.self) } == "/3/device/" + lower)
+        #expect(Set([parsed, trusted, fromPath]).count == 1)
+        #expect(parsed == trusted && trusted == fromPath)
+
+        var other = Array(lower.utf8)
+        other[length - 1] = other[length - 1] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        let different = try DeviceToken(hexBytes: other)
+        #expect(different != parsed)
+        #expect(Set([parsed, different]).count == 2)
+    }
+
+    @Test func tokensOfDifferentLengthsSharingAPrefixDiffer() throws {
+        let short = try DeviceToken(hex: String(repeating: "0", count: 16))
+        let long = try DeviceToken(hex: String(repeating: "0", count: 18))
+        #expect(short != long)
+        #expect(try DeviceToken(hex: String(repeating: "0", count: 64)) != DeviceToken(hex: String(repeating: "0", count: 66)))
+    }
 }

@@ -36,9 +36,12 @@ struct APNsRequestEncoder {
         if self.sharedToken != token || self.sharedFields != request.headers.fields {
             self.rebuild(fields: request.headers.fields, token: token)
         }
-        let path = request.path
         self.headers.removeAll(keepingCapacity: true)
-        self.headers.add(name: ":path", value: path)
+        // Written straight from the token: no path array per request.
+        let pathName: StaticString = ":path"
+        request.token.withPath { path in
+            self.headers.add(name: UnsafeRawBufferPointer(start: pathName.utf8Start, count: pathName.utf8CodeUnitCount), value: path)
+        }
         self.headers.add(contentsOf: self.sharedBlock)
         if let apnsID = request.apnsID {
             self.idScratch.clear()

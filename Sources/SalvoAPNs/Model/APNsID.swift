@@ -57,7 +57,7 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
 
         public func id(for token: DeviceToken) -> APNsID {
             var hasher = self.hasher
-            token.hexBytes.withUnsafeBytes { hasher.update($0) }
+            token.withHexBytes { hasher.update($0) }
             let (first, second) = hasher.finalize()
             return APNsID(high: first, low: second).withVersion(5)
         }

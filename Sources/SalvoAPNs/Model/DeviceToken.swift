@@ -3,18 +3,19 @@
 /// Apple documents tokens as opaque and variable length (today 32 bytes, 64 hex characters), so
 /// any even count of 16…200 hexadecimal characters is accepted and everything else is refused
 /// before sending (APNs would answer `BadDeviceToken`). The token is stored once, normalized to
-/// lowercase, already inside the request path `/3/device/<token>`: sending it costs no copy, and
-/// two spellings of one token compare and hash equal (deduplication, per-token rate limits).
+/// lowercase, so two spellings of one token compare and hash equal (deduplication, per-token rate
+/// limits); a 64-character token is stored inline (see ``DeviceTokenStorage``), so a campaign's
+/// notifications get their tokens without an allocation each.
 public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     /// Fewest hex characters accepted. Default tokens have 64.
     public static let minimumHexLength = 16
     /// Most hex characters accepted.
     public static let maximumHexLength = 200
 
-    static let pathPrefix: [UInt8] = Array("/3/device/".utf8)
+    static let pathPrefix: StaticString = "/3/device/"
 
-    /// `/3/device/<lowercase hex>`, the `:path` of the request.
-    public let path: [UInt8]
+    @usableFromInline
+    let storage: DeviceTokenStorage
 
     /// Parses a hexadecimal token in either case.
     public init(hex: String) throws(APNsError) {
@@ -28,14 +29,14 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     /// boundary, walking the caller's collection through protocol witnesses cost ~4.6 µs a token.
     @inlinable
     public init(hexBytes: some Collection<UInt8>) throws(APNsError) {
-        let path: [UInt8]?
-        if let contiguous = hexBytes.withContiguousStorageIfAvailable(Self.path(forHexBuffer:)) {
-            path = contiguous
+        let storage: DeviceTokenStorage?
+        if let contiguous = hexBytes.withContiguousStorageIfAvailable(Self.storage(forHexBuffer:)) {
+            storage = contiguous
         } else {
-            path = Array(hexBytes).withUnsafeBufferPointer(Self.path(forHexBuffer:))
+            storage = Array(hexBytes).withUnsafeBufferPointer(Self.storage(forHexBuffer:))
         }
-        guard let path else { throw Self.invalidHex(count: hexBytes.count) }
-        self.init(validatedPath: path)
+        guard let storage else { throw Self.invalidHex(count: hexBytes.count) }
+        self.storage = storage
     }
 
     /// A token from hex the caller already validated (a scanner applying ``init(hexBytes:)``'s
@@ -43,15 +44,8 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     /// building a campaign's notifications does not validate every token a second time.
     /// Passing anything but 16…200 hex characters (an even count) makes an invalid token.
     public init(validatedHex hex: UnsafeRawBufferPointer) {
-        assert(Self.path(forHex: hex) != nil, "not a valid token")
-        let prefix = Self.pathPrefix
-        let path = [UInt8](unsafeUninitializedCapacity: prefix.count + hex.count) { buffer, initialized in
-            for index in prefix.indices { buffer[index] = prefix[index] }
-            // ASCII digits already have bit 5 set; setting it lowercases A–F.
-            for index in 0..<hex.count { buffer[prefix.count + index] = hex[index] | 0x20 }
-            initialized = prefix.count + hex.count
-        }
-        self.init(validatedPath: path)
+        assert(Self.storage(forHex: hex) != nil, "not a valid token")
+        self.storage = DeviceTokenStorage(validatedHex: hex)
     }
 
     /// The error for hex that is not a token, out of line: the inlined initializer stays small.
@@ -64,10 +58,10 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         )
     }
 
-    /// ``path(forHex:)`` for a whole buffer: the non-generic entry the inlined initializer calls.
+    /// ``storage(forHex:)`` for a whole buffer: the non-generic entry the inlined initializer calls.
     @usableFromInline
-    static func path(forHexBuffer hex: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        Self.path(forHex: hex)
+    static func storage(forHexBuffer hex: UnsafeBufferPointer<UInt8>) -> DeviceTokenStorage? {
+        Self.storage(forHex: hex)
     }
 
     /// Encodes a binary token (as iOS hands it to the app) as hex.
@@ -80,13 +74,13 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
                 reason: .badDeviceToken
             )
         }
-        var path = Self.pathPrefix
-        path.reserveCapacity(Self.pathPrefix.count + hexLength)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(hexLength)
         for byte in bytes {
-            path.append(ASCII.lowercaseHexDigit(byte >> 4))
-            path.append(ASCII.lowercaseHexDigit(byte & 0x0F))
+            hex.append(ASCII.lowercaseHexDigit(byte >> 4))
+            hex.append(ASCII.lowercaseHexDigit(byte & 0x0F))
         }
-        self.path = path
+        self.storage = hex.withUnsafeBytes(DeviceTokenStorage.init(lowercaseHex:))
     }
 
     /// Reads the token out of a request path (the mock server's side). Answers the reason APNs
@@ -102,58 +96,69 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
 
     @usableFromInline
     static func parse(contiguousPath path: UnsafeBufferPointer<UInt8>) -> Result<DeviceToken, APNsReason> {
-        guard path.starts(with: pathPrefix) else { return .failure(.badPath) }
-        let hex = path.dropFirst(pathPrefix.count)
+        let prefix = UnsafeBufferPointer(start: pathPrefix.utf8Start, count: pathPrefix.utf8CodeUnitCount)
+        guard path.starts(with: prefix) else { return .failure(.badPath) }
+        let hex = path.dropFirst(prefix.count)
         if hex.isEmpty { return .failure(.missingDeviceToken) }
-        guard let normalized = Self.path(forHex: hex) else {
+        guard let storage = Self.storage(forHex: hex) else {
             // Only a failed token is searched for path syntax: a valid one contains neither byte.
             let isPath = hex.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
             return .failure(isPath ? .badPath : .badDeviceToken)
         }
-        return .success(DeviceToken(validatedPath: normalized))
+        return .success(DeviceToken(storage: storage))
     }
 
     @usableFromInline
-    init(validatedPath: [UInt8]) {
-        self.path = validatedPath
+    init(storage: DeviceTokenStorage) {
+        self.storage = storage
     }
 
-    /// The lowercase hex characters (the path without its prefix).
-    public var hexBytes: ArraySlice<UInt8> {
-        path[Self.pathPrefix.count...]
+    /// Lends the lowercase hex characters, without copying them.
+    public func withHexBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try self.storage.withHexBytes(body)
     }
+
+    /// Lends `/3/device/<lowercase hex>`, the `:path` of the request, built on the stack.
+    public func withPath<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try self.withHexBytes { hex in
+            let prefixCount = Self.pathPrefix.utf8CodeUnitCount
+            return try withUnsafeTemporaryAllocation(byteCount: prefixCount + hex.count, alignment: 1) { buffer in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(start: Self.pathPrefix.utf8Start, count: prefixCount))
+                UnsafeMutableRawBufferPointer(rebasing: buffer[prefixCount...]).copyMemory(from: hex)
+                return try body(UnsafeRawBufferPointer(buffer))
+            }
+        }
+    }
+
+    /// `/3/device/<lowercase hex>`, the `:path` of the request (a new array: for tests and tools;
+    /// the request encoder uses ``withPath(_:)``).
+    public var path: [UInt8] { self.withPath { Array($0) } }
+
+    /// The lowercase hex characters (a new array; see ``withHexBytes(_:)``).
+    public var hexBytes: [UInt8] { self.withHexBytes { Array($0) } }
 
     /// The lowercase hex string.
     public var hex: String {
-        String(decoding: hexBytes, as: UTF8.self)
+        self.withHexBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     public var description: String { hex }
 
-    /// Validates and lowercases `hex` into a complete path, or nil if it is not a valid token.
-    private static func path(forHex hex: some Collection<UInt8>) -> [UInt8]? {
+    /// Validates `hex` and stores it lowercased, or nil if it is not a valid token.
+    private static func storage(forHex hex: some Collection<UInt8>) -> DeviceTokenStorage? {
         // Generic only for buffers and their slices, which the compiler specialises here.
         let count = hex.count
         guard count >= minimumHexLength, count <= maximumHexLength, count % 2 == 0 else { return nil }
-        let prefix = pathPrefix
-        var valid = true
-        // One allocation, written in place: this runs for every token a worker or the mock reads.
-        let path = [UInt8](unsafeUninitializedCapacity: prefix.count + count) { buffer, initialized in
+        // Normalized on the stack, then stored (inline for 64 characters): the mock runs this
+        // for every request it reads.
+        return withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer -> DeviceTokenStorage? in
             var index = 0
-            for byte in prefix {
-                buffer[index] = byte
-                index += 1
-            }
             for byte in hex {
-                guard let value = ASCII.hexValue(byte) else {
-                    valid = false
-                    break
-                }
+                guard let value = ASCII.hexValue(byte) else { return nil }
                 buffer[index] = ASCII.lowercaseHexDigit(value)
                 index += 1
             }
-            initialized = index
+            return DeviceTokenStorage(lowercaseHex: UnsafeRawBufferPointer(buffer))
         }
-        return valid ? path : nil
     }
 }

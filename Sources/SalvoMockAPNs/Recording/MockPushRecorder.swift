@@ -68,7 +68,7 @@ public final class MockPushRecorder: MockAPNsListener {
         let request = push.request
         var line = JSONLine()
         line.field("apns_id", string: push.apnsID.headerValue)
-        line.field("token", string: request.token.hexBytes)
+        request.token.withHexBytes { line.field("token", string: $0) }
         line.field("topic", string: request.topic.headerValue)
         line.field("push_type", string: request.pushType.headerValue)
         line.field("priority", integer: Int64(request.priority.rawValue))

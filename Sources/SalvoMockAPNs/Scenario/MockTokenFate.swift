@@ -36,7 +36,7 @@ public struct MockTokenFate: Sendable, Hashable {
 
     /// The outcome for a token.
     public func outcome(for token: DeviceToken) -> Outcome {
-        self.outcome(forBucket: Self.bucket(ofHex: token.hexBytes))
+        self.outcome(forBucket: token.withHexBytes { Self.bucket(ofHex: $0) })
     }
 
     /// The outcome for a bucket (`hash % 1_000_000`).

@@ -221,8 +221,9 @@ public final class WorkerEngine: Service, Sendable {
                     records.append(intake.decode(message))
                     bytes += message.value.count
                 }
+                let batch = records
                 await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
-                    loop.execute { core.value.accept(records, resume: resume) }
+                    loop.execute { core.value.accept(batch, resume: resume) }
                 }
             }
         } catch {
