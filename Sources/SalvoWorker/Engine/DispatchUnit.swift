@@ -4,8 +4,6 @@
 /// A class so that a slot costs one retain, not a copy of the job's fields.
 final class DispatchUnit: Sendable {
     let job: Job
-    /// Shared by every notification of the job (its strings are not copied per token).
-    let reference: JobReference
     /// The job's part of each notification, built once.
     let shared: PushNotification.Shared
     /// 1 for a job; a retry record's attempt for its tokens.
@@ -16,12 +14,14 @@ final class DispatchUnit: Sendable {
 
     init(job: Job, reference: JobReference, attempt: Int, metricsLane: MetricsLane, enqueuedAtMilliseconds: Int64?) {
         self.job = job
-        self.reference = reference
         self.shared = job.shared(reference)
         self.attempt = attempt
         self.metricsLane = metricsLane
         self.enqueuedAtMilliseconds = enqueuedAtMilliseconds
     }
+
+    /// Shared by every notification of the job (its strings are not copied per token).
+    var reference: JobReference { shared.job }
 
     func notification(at index: Int) -> PushNotification {
         job.notification(at: index, shared: shared, attempt: attempt)
