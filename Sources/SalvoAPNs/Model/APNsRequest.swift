@@ -77,7 +77,27 @@ public struct APNsRequest: Sendable {
 
     /// The payload rules, usable on their own (for example to check a job's payload once before
     /// fanning it out).
+    ///
+    /// Inlinable so the caller's module specialises the one generic step (getting at the bytes
+    /// as a buffer): unspecialised across the module boundary, walking a `ByteBufferView` through
+    /// protocol witnesses cost ~3 % of a per-user push's CPU in the worker.
+    @inlinable
     public static func checkPayload(_ payload: some BidirectionalCollection<UInt8>, pushType: APNsPushType) throws(APNsError) {
+        let check = { (bytes: UnsafeRawBufferPointer) -> APNsError? in
+            do throws(APNsError) {
+                try Self.checkPayload(bytes: bytes, pushType: pushType)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let failure = payload.withContiguousStorageIfAvailable { check(UnsafeRawBufferPointer($0)) }
+            ?? Array(payload).withUnsafeBytes(check)
+        if let failure { throw failure }
+    }
+
+    @usableFromInline
+    static func checkPayload(bytes payload: UnsafeRawBufferPointer, pushType: APNsPushType) throws(APNsError) {
         try checkSize(payload.count, pushType: pushType)
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         guard payload.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),

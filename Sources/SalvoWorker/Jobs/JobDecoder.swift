@@ -6,10 +6,17 @@ import SalvoAPNs
 /// tokens are validated in place (docs/jobs.md has the schema and every rule applied here).
 public struct JobDecoder: Sendable {
     public let configuration: Configuration
+    /// Per app: the headers of an alert with every header field defaulted, the common shape of a
+    /// per-user push, built once. Jobs of that shape share them: no header allocations per job,
+    /// and the connection's encoder recognizes its cached header block by identity.
+    private let defaultAlertHeaders: [String: APNsRequestHeaders]
 
     public init(configuration: Configuration) throws(SalvoWorkerError) {
         try configuration.validate()
         self.configuration = configuration
+        self.defaultAlertHeaders = configuration.apps.compactMapValues { app in
+            try? APNsRequestHeaders(topic: APNsPushType.alert.topic(forBundleID: app.bundleID), pushType: .alert)
+        }
     }
 
     /// Decodes one message. The job keeps `message`'s storage alive (payload and tokens point into it).
@@ -43,7 +50,7 @@ public struct JobDecoder: Sendable {
             throw JobRejection(.unknownApp, "app \"\(appName)\" is not configured on this worker")
         }
         let tokens = try tokens(fields, message: message)
-        let headers = try headers(fields, app: app)
+        let headers = try headers(fields, app: app, named: appName)
         let payload = try payload(fields, pushType: headers.pushType)
         let splice = try badgeSplice(fields, payload: payload, pushType: headers.pushType)
         return Job(
@@ -81,8 +88,13 @@ public struct JobDecoder: Sendable {
         }
     }
 
-    private func headers(_ fields: JobFields, app: AppProfile) throws(JobRejection) -> APNsRequestHeaders {
+    private func headers(_ fields: JobFields, app: AppProfile, named name: String) throws(JobRejection) -> APNsRequestHeaders {
         let pushType = fields.pushType ?? .alert
+        if pushType == .alert, fields.topic == nil, fields.priority == nil, fields.expiration == nil, fields.collapseID == nil,
+            let shared = defaultAlertHeaders[name]
+        {
+            return shared
+        }
         if fields.topic == nil, pushType == .mdm {
             throw Self.missing("topic (mdm pushes go to the MDM push topic, which no bundle id implies)")
         }

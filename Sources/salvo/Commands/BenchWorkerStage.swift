@@ -6,8 +6,10 @@ import SalvoKafka
 import SalvoMockAPNs
 import Synchronization
 
-/// What `salvo bench worker` runs on: fresh topics, the mock APNs over TLS with a generated CA
-/// and token key, and a `salvo worker` child per measurement.
+/// What `salvo bench worker` runs on: the mock APNs over TLS with a generated CA and token key,
+/// and per measurement a `salvo worker` child on topics of its own. Its own: a worker starts a
+/// new group from the earliest offsets, so on shared topics the per-user worker would also
+/// replay the campaign measured before it, and count those cheap notifications as its own.
 struct BenchWorkerStage {
     enum Lane { case campaign, priority }
 
@@ -77,21 +79,50 @@ struct BenchWorkerStage {
         port = try await server.start().port
         workerCPUs = pinning && CPUAffinity.onlineCPUs >= 2 ? 0...(CPUAffinity.onlineCPUs - 1) : nil
         pinSelf()
+    }
 
+    private static let topicSuffixes = ["jobs", "jobs.priority", "retry", "feedback", "dlq"]
+
+    private func createTopics(prefix: String) async throws {
         let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
-        let names = ["jobs", "jobs.priority", "retry", "feedback", "dlq"].map { "\(prefix).\($0)" }
-        _ = try await admin.createTopics(names.map { KafkaNewTopic(name: $0, partitions: 4, replicationFactor: 1) })
+        let names = Self.topicSuffixes.map { "\(prefix).\($0)" }
+        do {
+            _ = try await admin.createTopics(names.map { KafkaNewTopic(name: $0, partitions: 4, replicationFactor: 1) })
+        } catch {
+            await admin.close()
+            throw error
+        }
+        await admin.close()
+    }
+
+    /// Best effort: the test broker keeps topics in memory.
+    private func deleteTopics(prefix: String) async {
+        guard let admin = try? KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger) else { return }
+        try? await admin.deleteTopics(Self.topicSuffixes.map { "\(prefix).\($0)" })
         await admin.close()
     }
 
     /// Produces the backlog, runs a worker until the mock accepted all of it, and measures.
     func measure(label: String, lane: Lane, jobs: Int, tokensPerJob: Int) async throws -> Result {
-        let notifications = jobs * tokensPerJob
-        let topic = lane == .campaign ? "\(prefix).jobs" : "\(prefix).jobs.priority"
         let runID = UInt32.random(in: 0...UInt32.max)
+        let runPrefix = "\(prefix)-\(runID)"
+        try await createTopics(prefix: runPrefix)
+        do {
+            let result = try await measure(label: label, lane: lane, jobs: jobs, tokensPerJob: tokensPerJob, runID: runID, runPrefix: runPrefix)
+            await deleteTopics(prefix: runPrefix)
+            return result
+        } catch {
+            await deleteTopics(prefix: runPrefix)
+            throw error
+        }
+    }
+
+    private func measure(label: String, lane: Lane, jobs: Int, tokensPerJob: Int, runID: UInt32, runPrefix: String) async throws -> Result {
+        let notifications = jobs * tokensPerJob
+        let topic = lane == .campaign ? "\(runPrefix).jobs" : "\(runPrefix).jobs.priority"
         try await produce(jobs: jobs, tokensPerJob: tokensPerJob, topic: topic, runID: runID)
         let acceptedBefore = server.stats().accepted
-        let worker = try startWorker(group: "\(prefix)-\(runID)")
+        let worker = try startWorker(prefix: runPrefix)
         defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
         pin(worker)
 
@@ -167,12 +198,13 @@ struct BenchWorkerStage {
         return String(repeating: "0", count: 64 - hex.count) + hex
     }
 
-    private func startWorker(group: String) throws -> Process {
+    /// A worker on the topics named `prefix.…`, in a group of the same name.
+    private func startWorker(prefix: String) throws -> Process {
         let yaml = """
             kafka:
               brokers: ["\(brokers)"]
               consumer_properties: {session.timeout.ms: "6000", heartbeat.interval.ms: "500"}
-            group_id: \(group)
+            group_id: \(prefix)
             topics: {jobs: \(prefix).jobs, priority: \(prefix).jobs.priority, retry: \(prefix).retry, feedback: \(prefix).feedback, dead_letter: \(prefix).dlq}
             apps:
               \(Self.app):
@@ -185,7 +217,7 @@ struct BenchWorkerStage {
             operations: null
             log_level: error
             """
-        let file = directory.appendingPathComponent("\(group).yaml")
+        let file = directory.appendingPathComponent("\(prefix).yaml")
         try yaml.write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -230,9 +262,5 @@ struct BenchWorkerStage {
     func stop() async {
         await server.shutdown()
         try? await mockGroup.shutdownGracefully()
-        if let admin = try? KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger) {
-            try? await admin.deleteTopics(["jobs", "jobs.priority", "retry", "feedback", "dlq"].map { "\(prefix).\($0)" })
-            await admin.close()
-        }
     }
 }
