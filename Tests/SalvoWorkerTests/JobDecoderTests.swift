@@ -151,4 +151,27 @@ import Testing
         let results = [single.insert(.tokens), single.insert(.token), single.insert(.tokens)]
         #expect(results == [true, true, false])
     }
+
+    /// Member names are matched on their bytes: every member is found by its exact name and by
+    /// no other, and a name spelled with escapes still counts (and still counts as a duplicate).
+    @Test func memberNamesMatchOnTheirBytes() throws {
+        for field in JobField.allCases {
+            let name = Array(field.rawValue.utf8)
+            #expect(name.withUnsafeBytes { JobField(name: $0) } == field)
+            #expect((name + [UInt8(ascii: "x")]).withUnsafeBytes { JobField(name: $0) } == nil)
+            // "tokens" less its last letter is "token", a member too.
+            #expect(name.dropLast().withUnsafeBytes { JobField(name: UnsafeRawBufferPointer($0)) } == JobField(rawValue: String(field.rawValue.dropLast())))
+        }
+        #expect(Array("ID".utf8).withUnsafeBytes { JobField(name: $0) } == nil)
+
+        let escaped = try Fixtures.job(#"{"\u0069d":"j1","app":"news","to\u006ben":"\#(Fixtures.tokenHex(1))","payload":{}}"#)
+        #expect(escaped.id == "j1")
+        #expect(escaped.tokens.count == 1)
+        let duplicate = Fixtures.decode(#"{"id":"j2","\u0069d":"j3","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{}}"#)
+        guard case .failure(let rejection) = duplicate else {
+            Issue.record("an escaped repeat of id was not refused")
+            return
+        }
+        #expect(rejection.reason == .duplicateField)
+    }
 }

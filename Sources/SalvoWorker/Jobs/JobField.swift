@@ -34,6 +34,19 @@ enum JobField: String, CaseIterable, Sendable {
     /// The members in a fixed order, for ``SeenSet`` (a comparison of cases per step, no hashing).
     private static let ordered = allCases
 
+    /// Each member's name as bytes, for ``init(name:)``.
+    private static let names: [(field: JobField, bytes: [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
+
+    /// The member a name without escapes spells, read from the message's bytes: making a String
+    /// of every member name, then switching over strings, cost more than reading the member.
+    init?(name: UnsafeRawBufferPointer) {
+        for entry in Self.names where entry.bytes.count == name.count && entry.bytes.elementsEqual(name) {
+            self = entry.field
+            return
+        }
+        return nil
+    }
+
     /// The rejection when the member has the wrong JSON type: the field's own reason where the
     /// schema has one, so a dashboard shows "invalid_priority" rather than a generic code.
     var typeMismatchReason: JobRejection.Reason {

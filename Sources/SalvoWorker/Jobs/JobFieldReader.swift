@@ -24,19 +24,23 @@ struct JobFieldReader {
                 throw JobRejection(.notAnObject, "a job must be a JSON object, found \(kind?.name ?? "nothing")")
             }
             try scanner.forEachMember { key, scanner throws(JobRejection) in
-                try readMember(scanner.string(key), &scanner, &fields)
+                // Matched on the bytes (no String per member) unless the name has escapes.
+                let field =
+                    key.hasEscapes
+                    ? JobField(rawValue: scanner.string(key)) : JobField(name: UnsafeRawBufferPointer(rebasing: scanner.bytes[key.range]))
+                try readMember(field, &scanner, &fields)
             }
             try scanner.expectEnd()
         }
     }
 
-    private func readMember(_ name: String, _ scanner: inout JSONScanner, _ fields: inout JobFields) throws(JobRejection) {
-        guard let field = JobField(rawValue: name), field != .retry || readsRetry else {
+    private func readMember(_ field: JobField?, _ scanner: inout JSONScanner, _ fields: inout JobFields) throws(JobRejection) {
+        guard let field, field != .retry || readsRetry else {
             try scanner.skipValue()
             return
         }
         guard fields.seen.insert(field) else {
-            throw JobRejection(.duplicateField, "\(name) appears more than once")
+            throw JobRejection(.duplicateField, "\(field.rawValue) appears more than once")
         }
         guard let kind = scanner.peekKind() else { throw scanner.syntaxError(expecting: "a value") }
         if kind == .null {

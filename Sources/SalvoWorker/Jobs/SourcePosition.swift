@@ -13,4 +13,13 @@ public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(topic)/\(partition)@\(offset)" }
+
+    /// Partition and offset only. Positions key the ledger, the commit tracking and the
+    /// rejected-job set, a few lookups per job, and hashing the topic's text made those lookups a
+    /// measurable share of a per-user push. Equal positions still hash equal; positions that differ
+    /// only in their topic (a worker reads three) share a bucket and `==` tells them apart.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(partition)
+        hasher.combine(offset)
+    }
 }
