@@ -80,7 +80,7 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
             hex.append(ASCII.lowercaseHexDigit(byte >> 4))
             hex.append(ASCII.lowercaseHexDigit(byte & 0x0F))
         }
-        self.storage = hex.withUnsafeBytes(DeviceTokenStorage.init(lowercaseHex:))
+        self.storage = hex.withUnsafeBytes(DeviceTokenStorage.init(validatedHex:))
     }
 
     /// Reads the token out of a request path (the mock server's side). Answers the reason APNs
@@ -158,7 +158,7 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
                 buffer[index] = ASCII.lowercaseHexDigit(value)
                 index += 1
             }
-            return DeviceTokenStorage(lowercaseHex: UnsafeRawBufferPointer(buffer))
+            return DeviceTokenStorage(validatedHex: UnsafeRawBufferPointer(buffer))
         }
     }
 }

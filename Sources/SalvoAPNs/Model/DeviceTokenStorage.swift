@@ -52,16 +52,7 @@ enum DeviceTokenStorage: Sendable, Hashable {
         }
     }
 
-    /// Already lowercase, validated hex.
-    init(lowercaseHex hex: UnsafeRawBufferPointer) {
-        if hex.count <= InlineHex.capacity {
-            self = .inline(InlineHex(lowercasing: hex))
-        } else {
-            self = .heap(Array(hex))
-        }
-    }
-
-    /// Validated hex in either case.
+    /// Validated hex in either case, stored lowercase (see ``InlineHex/init(lowercasing:)``).
     init(validatedHex hex: UnsafeRawBufferPointer) {
         if hex.count <= InlineHex.capacity {
             self = .inline(InlineHex(lowercasing: hex))

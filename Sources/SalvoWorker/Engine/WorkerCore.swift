@@ -173,11 +173,13 @@ final class WorkerCore {
     private func open(_ job: Job, attempt: Int, record: DecodedRecord) {
         ledgerAction(ledger.open(record.source, notifications: job.notificationCount, records: job.rejectedTokens.count))
         let reference = job.reference(source: record.source, ledgerGeneration: ledger.generation(of: record.source))
-        let now = job.rejectedTokens.isEmpty ? nil : UTCTimestamp.now()
-        for rejection in job.rejectedTokens {
-            publishDeadLetter(
-                DeadLetterRecord.rejectedToken(rejection, of: job, source: record.source, at: now ?? UTCTimestamp.now()),
-                source: record.source, generation: reference.ledgerGeneration, countsNotification: true)
+        if !job.rejectedTokens.isEmpty {
+            let now = UTCTimestamp.now()
+            for rejection in job.rejectedTokens {
+                publishDeadLetter(
+                    DeadLetterRecord.rejectedToken(rejection, of: job, source: record.source, at: now),
+                    source: record.source, generation: reference.ledgerGeneration, countsNotification: true)
+            }
         }
         let unit = DispatchUnit(
             job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
