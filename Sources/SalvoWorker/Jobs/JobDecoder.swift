@@ -6,16 +6,17 @@ import SalvoAPNs
 /// tokens are validated in place (docs/jobs.md has the schema and every rule applied here).
 public struct JobDecoder: Sendable {
     public let configuration: Configuration
-    /// Per app: the headers of an alert with every header field defaulted, the common shape of a
-    /// per-user push, built once. Jobs of that shape share them: no header allocations per job,
-    /// and the connection's encoder recognizes its cached header block by identity.
-    private let defaultAlertHeaders: [String: APNsRequestHeaders]
+    /// `configuration.apps`, each with the headers of an alert with every header field defaulted,
+    /// the common shape of a per-user push, built once. Jobs of that shape share them: no header
+    /// allocations per job, and the connection's encoder recognizes its cached header block by
+    /// identity. One lookup per job finds both.
+    private let apps: [String: (profile: AppProfile, defaultAlertHeaders: APNsRequestHeaders?)]
 
     public init(configuration: Configuration) throws(SalvoWorkerError) {
         try configuration.validate()
         self.configuration = configuration
-        self.defaultAlertHeaders = configuration.apps.compactMapValues { app in
-            try? APNsRequestHeaders(topic: APNsPushType.alert.topic(forBundleID: app.bundleID), pushType: .alert)
+        self.apps = configuration.apps.mapValues { app in
+            (app, try? APNsRequestHeaders(topic: APNsPushType.alert.topic(forBundleID: app.bundleID), pushType: .alert))
         }
     }
 
@@ -46,18 +47,18 @@ public struct JobDecoder: Sendable {
     private func assemble(_ fields: JobFields, message: ByteBuffer) throws(JobRejection) -> Job {
         guard let id = fields.id else { throw Self.missing("id") }
         guard let appName = fields.app else { throw Self.missing("app") }
-        guard let app = configuration.apps[appName] else {
+        guard let app = apps[appName] else {
             throw JobRejection(.unknownApp, "app \"\(appName)\" is not configured on this worker")
         }
         let tokens = try tokens(fields, message: message)
-        let headers = try headers(fields, app: app, named: appName)
+        let headers = try headers(fields, app: app.profile, defaultAlertHeaders: app.defaultAlertHeaders)
         let payload = try payload(fields, pushType: headers.pushType)
         let splice = try badgeSplice(fields, payload: payload, pushType: headers.pushType)
         return Job(
             id: id,
             app: appName,
             campaignID: fields.campaignID,
-            environment: fields.environment ?? app.environment,
+            environment: fields.environment ?? app.profile.environment,
             headers: headers,
             payload: payload,
             tokens: tokens,
@@ -88,10 +89,12 @@ public struct JobDecoder: Sendable {
         }
     }
 
-    private func headers(_ fields: JobFields, app: AppProfile, named name: String) throws(JobRejection) -> APNsRequestHeaders {
+    private func headers(
+        _ fields: JobFields, app: AppProfile, defaultAlertHeaders: APNsRequestHeaders?
+    ) throws(JobRejection) -> APNsRequestHeaders {
         let pushType = fields.pushType ?? .alert
         if pushType == .alert, fields.topic == nil, fields.priority == nil, fields.expiration == nil, fields.collapseID == nil,
-            let shared = defaultAlertHeaders[name]
+            let shared = defaultAlertHeaders
         {
             return shared
         }
