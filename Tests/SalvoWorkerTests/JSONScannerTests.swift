@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: [
         "{}", "[]", "0", "-0", "1.5", "-1.5e+10", "1E-2", "true", "false", "null", #""""#,
         #"{"a":[1,{"b":null}],"c":"\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}"#, " \t\r\n{ \"a\" : 1 } \n",
-        "\"héllo ✓ 😀\"",
+        "\"héllo ✓ 😀\"", "[[],{}]", #"{"a":{"b":{"c":[[1],[2,{"d":[]}]]}},"e":[{},[]]}"#, #"[{"a":[]},{},[[{}]]]"#,
     ])
     func acceptsValidJSON(_ text: String) {
         #expect(validate(text) == nil, "\(text)")
@@ -32,6 +32,7 @@ import Testing
     @Test(arguments: [
         "", "{", "}", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul",
         "\"abc", "\"\\x\"", "\"\\u12g4\"", "{} {}", "'a'", "[1 2]", "NaN",
+        "[}", "{]", #"{"a":[1}"#, #"[{"a":1]]"#, #"{"a":1 "b":2}"#, "[[]", #"{"a":{}"#, "{,}", "[,1]", #"{"a":1,"b"}"#, #"[{"a"}]"#,
     ])
     func rejectsInvalidJSON(_ text: String) {
         #expect(validate(text)?.reason == .malformedJSON, "\(text)")
@@ -50,6 +51,9 @@ import Testing
         #expect(validate(ok) == nil)
         let deep = "[" + ok + "]"
         #expect(validate(deep)?.message.contains("nesting") == true)
+        let objects = String(repeating: #"{"a":"#, count: JSONScanner.maximumDepth - 1) + "[]" + String(repeating: "}", count: JSONScanner.maximumDepth - 1)
+        #expect(validate(objects) == nil)
+        #expect(validate("[" + objects + "]")?.message.contains("nesting") == true)
     }
 
     @Test func messagesNameTheOffset() {
@@ -76,6 +80,56 @@ import Testing
         #expect(try integer("1.0") == nil)
         #expect(try integer("1e3") == nil)
         #expect(try integer("\"1\"") == nil)
+    }
+
+    /// The eight-bytes-at-once string check finds the first byte that breaks the byte rule (ASCII
+    /// from 0x20 up, not a quote or a backslash), for every byte value in every position of the
+    /// word, also behind an earlier stop.
+    @Test func wordStringCheckMatchesTheByteRule() {
+        func isPlain(_ byte: UInt8) -> Bool {
+            byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
+        var mismatches: [String] = []
+        for position in 0..<8 {
+            for value in 0...255 {
+                var bytes = Array("a Z~!#/]".utf8)
+                bytes[position] = UInt8(value)
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                let stops = JSONScanner.stringStops(word)
+                let first = stops == 0 ? 8 : stops.trailingZeroBitCount / 8
+                if first != (isPlain(UInt8(value)) ? 8 : position) { mismatches.append("0x\(String(value, radix: 16)) at \(position)") }
+                // Behind an earlier stop (a byte from 0x80 carries into later bytes), the earlier one is reported.
+                if position > 0 {
+                    bytes[position - 1] = 0xC3
+                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    if JSONScanner.stringStops(word).trailingZeroBitCount / 8 != position - 1 { mismatches.append("0x\(String(value, radix: 16)) after 0xC3 at \(position)") }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
+    /// A quote, an escape, a control character or UTF-8 at any offset of a long string (inside an
+    /// eight-byte step or in the tail) is found: the string ends there, or is validated there.
+    @Test func stringFastPathFindsEveryStop() throws {
+        let plain = String(repeating: "abcdefgh", count: 4)
+        for position in [0, 1, 7, 8, 15, 16, 30, 31] {
+            var characters = Array(plain)
+            characters[position] = "\""
+            let text = "\"" + String(characters) + "\""
+            let span = try JSONScanner.withScanner(over: ByteBuffer(string: text)) { scanner throws(JobRejection) in
+                try scanner.scanString()
+            }
+            #expect(span.range == 1..<(1 + position), "quote at \(position)")
+            for (insert, valid) in [("\u{01}", false), ("\\n", true), ("\\x", false), ("é", true)] {
+                var characters = Array(plain)
+                characters.replaceSubrange(position..<(position + 1), with: Array(insert))
+                #expect((validate("\"" + String(characters) + "\"") == nil) == valid, "\(insert.debugDescription) at \(position)")
+            }
+        }
+        var invalidUTF8 = Array(plain.utf8)
+        invalidUTF8[12] = 0xFF
+        #expect(validate([UInt8(ascii: "\"")] + invalidUTF8 + [UInt8(ascii: "\"")])?.reason == .malformedJSON)
     }
 }
 

@@ -7,8 +7,25 @@ extension JSONScanner {
         index += 1
         let start = index
         var hasEscapes = false
-        while index < bytes.count {
-            let byte = bytes[index]
+        // A local cursor, eight bytes at a time: the loop over plain text stays in registers and
+        // jumps straight to the first byte that ends or interrupts it.
+        var position = index
+        let end = bytes.count
+        while position < end {
+            if end - position >= 8 {
+                let stops = Self.stringStops(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                if stops == 0 {
+                    position += 8
+                    continue
+                }
+                position += stops.trailingZeroBitCount >> 3
+            }
+            let byte = bytes[position]
+            if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                position += 1
+                continue
+            }
+            index = position
             if byte == UInt8(ascii: "\"") {
                 index += 1
                 return JSONStringSpan(range: start..<(index - 1), hasEscapes: hasEscapes)
@@ -17,13 +34,29 @@ extension JSONScanner {
                 try skipEscape()
             } else if byte < 0x20 {
                 throw syntaxError(expecting: "no control character inside a string")
-            } else if byte < 0x80 {
-                index += 1
             } else {
                 guard skipUTF8Sequence() else { throw syntaxError(expecting: "valid UTF-8") }
             }
+            position = index
         }
+        index = position
         throw syntaxError(expecting: "'\"' closing the string")
+    }
+
+    /// The high bit of each byte of `word` (read little-endian, so the lowest set bit is the
+    /// earliest byte) that is not plain string text: a quote, a backslash, a control character or
+    /// a byte from 0x80. Adding a constant below 0x80 to a byte below 0x80 cannot carry, so each
+    /// such byte's high bit answers "at least 0x20" and "not the quote / backslash" (after XOR);
+    /// a byte from 0x80 is a stop itself, and only bytes after it can see its carry. The lowest
+    /// set bit is therefore exact; later ones may be false stops, which the byte loop skips.
+    @inline(__always)
+    static func stringStops(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let printable = word &+ ones &* (0x80 - 0x20)
+        let notQuote = (word ^ (ones &* UInt64(UInt8(ascii: "\"")))) &+ ones &* 0x7F
+        let notBackslash = (word ^ (ones &* UInt64(UInt8(ascii: "\\")))) &+ ones &* 0x7F
+        return (~(printable & notQuote & notBackslash) | word) & highBits
     }
 
     /// At a backslash: steps over `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t` or `\uXXXX`.

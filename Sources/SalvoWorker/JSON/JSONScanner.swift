@@ -146,29 +146,75 @@ struct JSONScanner {
     // MARK: Values
 
     /// Validates and steps over one value of any kind; returns its range.
+    ///
+    /// Containers are walked with a stack of bits (object or array per open level) rather than
+    /// by recursing through ``forEachMember(_:)`` closures: every job's payload is skipped this
+    /// way, and per-user mode pays that once per notification. The grammar and the messages are
+    /// those of the member-by-member walk.
     @discardableResult
     mutating func skipValue() throws(JobRejection) -> Range<Int> {
         skipWhitespace()
         let start = index
-        switch peekKind() {
-        case .object:
-            try forEachMember { _, scanner throws(JobRejection) in try scanner.skipValue() }
-        case .array:
-            try forEachElement { _, scanner throws(JobRejection) in try scanner.skipValue() }
-        case .string:
-            _ = try scanString()
-        case .number:
-            _ = try scanNumber()
-        case .true:
-            try scanLiteral("true")
-        case .false:
-            try scanLiteral("false")
-        case .null:
-            try scanLiteral("null")
-        case nil:
-            throw syntaxError(expecting: "a value")
+        // Bit n is set when the container opened n levels into this value is an object.
+        var objects: UInt64 = 0
+        var levels = 0
+        nextValue: while true {
+            switch peekKind() {
+            case .object:
+                try enterContainer(opening: UInt8(ascii: "{"), "'{'")
+                objects |= 1 << UInt64(levels)
+                levels += 1
+                if !consume(UInt8(ascii: "}")) {
+                    try skipMemberName()
+                    continue nextValue
+                }
+                depth -= 1
+                levels -= 1
+            case .array:
+                try enterContainer(opening: UInt8(ascii: "["), "'['")
+                objects &= ~(1 << UInt64(levels))
+                levels += 1
+                if !consume(UInt8(ascii: "]")) { continue nextValue }
+                depth -= 1
+                levels -= 1
+            case .string:
+                _ = try scanString()
+            case .number:
+                _ = try scanNumber()
+            case .true:
+                try scanLiteral("true")
+            case .false:
+                try scanLiteral("false")
+            case .null:
+                try scanLiteral("null")
+            case nil:
+                throw syntaxError(expecting: "a value")
+            }
+            // A value ended: close what it completes, or go on to the next element or member.
+            while levels > 0 {
+                let isObject = objects & (1 << UInt64(levels - 1)) != 0
+                if consume(UInt8(ascii: ",")) {
+                    if isObject { try skipMemberName() }
+                    continue nextValue
+                }
+                if isObject {
+                    try expect(UInt8(ascii: "}"), "',' or '}'")
+                } else {
+                    try expect(UInt8(ascii: "]"), "',' or ']'")
+                }
+                depth -= 1
+                levels -= 1
+            }
+            return start..<index
         }
-        return start..<index
+    }
+
+    /// Steps over `"name":` inside an object.
+    private mutating func skipMemberName() throws(JobRejection) {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "\"") else { throw syntaxError(expecting: "a string key") }
+        _ = try scanString()
+        try expect(UInt8(ascii: ":"), "':'")
     }
 
     private mutating func scanLiteral(_ literal: String) throws(JobRejection) {

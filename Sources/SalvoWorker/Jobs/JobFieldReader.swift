@@ -116,14 +116,31 @@ struct JobFieldReader {
     }
 
     /// A non-empty string of at most ``maximumIdentifierLength`` bytes without control characters.
+    /// Checked on the message's bytes when the string has no escapes (the common case), so a
+    /// rejected id never becomes a `String` and an accepted one is built once.
     private func identifier(_ field: JobField, _ kind: JSONValueKind, _ scanner: inout JSONScanner) throws(JobRejection) -> String {
         try expect(field, kind, .string)
-        let text = try scanner.scanDecodedString()
-        let bytes = text.utf8
-        guard !bytes.isEmpty, bytes.count <= Self.maximumIdentifierLength, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+        let span = try scanner.scanString()
+        let isValid: Bool
+        let text: String
+        if span.hasEscapes {
+            text = scanner.string(span)
+            isValid = Self.isIdentifier(text.utf8)
+        } else {
+            let bytes = scanner.bytes[span.range]
+            isValid = Self.isIdentifier(bytes)
+            text = isValid ? String(decoding: bytes, as: UTF8.self) : ""
+        }
+        guard isValid else {
             throw JobRejection(field.typeMismatchReason, "\(field.rawValue) must be 1…\(Self.maximumIdentifierLength) bytes without control characters")
         }
         return text
+    }
+
+    private static func isIdentifier(_ bytes: some Collection<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= maximumIdentifierLength else { return false }
+        for byte in bytes where byte < 0x20 || byte == 0x7F { return false }
+        return true
     }
 
     /// `{"<token>": {"badge": <0…2147483647>}, …}`: keys are tokens (either case), each value

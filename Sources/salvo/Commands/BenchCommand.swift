@@ -11,6 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
             BenchKafkaCommand.self,
             BenchAPNsCommand.self,
             BenchWorkerCommand.self,
+            BenchJobsCommand.self,
         ]
     )
 }
