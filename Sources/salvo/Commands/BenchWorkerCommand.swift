@@ -13,6 +13,10 @@ import Synchronization
 /// runs in this process, and the worker is a child process, so its CPU (from /proc) counts the
 /// worker alone. The window measured starts once 5 % of the notifications were accepted (group
 /// join and TLS set-up excluded) and ends when the last one is.
+///
+/// On a shared machine one figure moves by ±10 % from run to run, so `--rounds` repeats the
+/// modes alternately (each measurement on topics and a worker of its own) and adds each mode's
+/// median and range.
 struct BenchWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
@@ -33,6 +37,9 @@ struct BenchWorkerCommand: AsyncParsableCommand {
 
     @Option(help: "Fixed latency of the mock's answers in milliseconds (a slow gateway keeps the backlog in the worker).")
     var mockLatencyMilliseconds = 0
+
+    @Option(help: "Measurements per mode, taken alternately; with more than one, each mode's median and range follow.")
+    var rounds = 1
 
     @Option(help: "Which modes to run: campaign, per-user or both.")
     var mode: Mode = .both
@@ -55,6 +62,13 @@ struct BenchWorkerCommand: AsyncParsableCommand {
         case both
     }
 
+    func validate() throws {
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        guard campaignNotifications >= tokensPerJob, tokensPerJob >= 1, perUserNotifications >= 1 else {
+            throw ValidationError("each mode needs at least one job")
+        }
+    }
+
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-worker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -64,19 +78,31 @@ struct BenchWorkerCommand: AsyncParsableCommand {
             validating: !fastMock, credential: credential)
         var results: [BenchWorkerStage.Result] = []
         do {
-            if mode != .perUser {
-                results.append(try await bench.measure(
-                    label: "campaign (1 job → \(tokensPerJob) tokens)", lane: .campaign,
-                    jobs: campaignNotifications / tokensPerJob, tokensPerJob: tokensPerJob))
-            }
-            if mode != .campaign {
-                results.append(try await bench.measure(label: "per-user (1 job → 1 token)", lane: .priority, jobs: perUserNotifications, tokensPerJob: 1))
+            for _ in 0..<rounds {
+                if mode != .perUser {
+                    let result = try await bench.measure(
+                        label: "campaign (1 job → \(tokensPerJob) tokens)", lane: .campaign,
+                        jobs: campaignNotifications / tokensPerJob, tokensPerJob: tokensPerJob)
+                    results.append(result)
+                    if rounds > 1 { print(result.summary) }
+                }
+                if mode != .campaign {
+                    let result = try await bench.measure(label: "per-user (1 job → 1 token)", lane: .priority, jobs: perUserNotifications, tokensPerJob: 1)
+                    results.append(result)
+                    if rounds > 1 { print(result.summary) }
+                }
             }
         } catch {
             await bench.stop()
             throw error
         }
         await bench.stop()
-        for result in results { print(result.summary) }
+        guard rounds > 1 else {
+            for result in results { print(result.summary) }
+            return
+        }
+        for label in Set(results.map(\.label)).sorted() {
+            print(BenchWorkerStage.Result.medianSummary(of: results.filter { $0.label == label }))
+        }
     }
 }

@@ -28,7 +28,20 @@ struct BenchWorkerStage {
         var summary: String {
             String(
                 format: "worker %@: %.3f CPU-s/100k notifications, %.0f notifications/s, peak RSS %.0f MB (%d notifications)",
-                label, cpuSeconds / Double(notifications) * 100_000, Double(notifications) / wallSeconds, peakRSSMegabytes, notifications)
+                label, cpuSecondsPer100k, Double(notifications) / wallSeconds, peakRSSMegabytes, notifications)
+        }
+
+        var cpuSecondsPer100k: Double { cpuSeconds / Double(notifications) * 100_000 }
+
+        /// The median (of an even count: the mean of the middle two) and range of several
+        /// measurements of one mode.
+        static func medianSummary(of results: [Result]) -> String {
+            let figures = results.map(\.cpuSecondsPer100k).sorted()
+            let middle = figures.count / 2
+            let median = figures.count % 2 == 1 ? figures[middle] : (figures[middle - 1] + figures[middle]) / 2
+            return String(
+                format: "worker %@: median %.3f CPU-s/100k notifications over %d rounds (%.3f–%.3f), peak RSS %.0f MB",
+                results[0].label, median, figures.count, figures[0], figures[figures.count - 1], results.map(\.peakRSSMegabytes).max() ?? 0)
         }
     }
 
