@@ -6,7 +6,7 @@ SWIFT ?= swift
 SWIFT_JOBS ?=
 RELEASE_BIN := .build/release/salvo
 
-.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker clean
+.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker bench-jobs clean
 
 ## demo: build a release salvo and run the whole pipeline in one process (embedded Kafka, mock APNs over TLS,
 ## worker, 200,000-token load); summary on stdout, report in ./salvo-demo-report/
@@ -41,9 +41,13 @@ bench-apns: test-deps build-release
 
 ## bench-worker: worker CPU-seconds per 100k notifications end to end (campaign and per-user; token, then certificate credentials) and peak RSS, release build, real broker
 bench-worker: test-deps build-release
-	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS"'
+	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --rounds 3'
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --credential certificate'
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --mode campaign --mock-latency-milliseconds 20'
+
+## bench-jobs: the job decoder's CPU-seconds per 100k jobs (per-user and campaign shapes) against JSONSerialization, release build
+bench-jobs: build-release
+	$(RELEASE_BIN) bench jobs
 
 ## bench-mock: mock APNs vs nghttpd server CPU per 100k requests (h2load, TLS, release build)
 bench-mock: deps build-release
