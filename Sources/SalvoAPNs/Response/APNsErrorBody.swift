@@ -28,7 +28,7 @@ public struct APNsErrorBody: Sendable, Hashable {
 
     /// The body bytes as APNs writes them.
     public func encoded() -> [UInt8] {
-        var text = "{\"reason\":\"" + Self.escaped(reason.string) + "\""
+        var text = "{\"reason\":" + JSONStringLiteral.quoted(reason.string)
         if let timestampMilliseconds {
             text += ",\"timestamp\":\(timestampMilliseconds)"
         }
@@ -72,24 +72,5 @@ public struct APNsErrorBody: Sendable, Hashable {
                 timestamp = integer
             }
         }
-    }
-
-    /// JSON string escaping for reasons that are not Apple's (the mock may answer anything).
-    private static func escaped(_ string: String) -> String {
-        var result = ""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

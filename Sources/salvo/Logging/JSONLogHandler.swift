@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SalvoAPNs
 
 /// One JSON object per line on stderr, for log shippers (`--log-format json`): `ts` (RFC 3339,
 /// UTC, milliseconds), `level`, `logger`, `msg`, `source`, and every metadata key at top level
@@ -38,31 +39,13 @@ struct JSONLogHandler: LogHandler {
         var line = "{"
         for (index, (key, value)) in fields.enumerated() {
             if index > 0 { line += "," }
-            line += Self.quoted(key) + ":" + Self.quoted(value)
+            line += JSONStringLiteral.quoted(key) + ":" + JSONStringLiteral.quoted(value)
         }
         line += "}\n"
         var bytes = Array(line.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             _ = Foundation.write(STDERR_FILENO, buffer.baseAddress, buffer.count)
         }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     private static func timestamp() -> String {
