@@ -22,13 +22,17 @@ struct BenchWorkerStage {
         var label: String
         var notifications: Int
         var cpuSeconds: Double
+        /// This process's CPU over the same window: the mock APNs answering (and the bench polling
+        /// it), measured on the same host at the same time as the worker.
+        var mockCPUSeconds: Double
         var wallSeconds: Double
         var peakRSSMegabytes: Double
 
         var summary: String {
             String(
-                format: "worker %@: %.3f CPU-s/100k notifications, %.0f notifications/s, peak RSS %.0f MB (%d notifications)",
-                label, cpuSecondsPer100k, Double(notifications) / wallSeconds, peakRSSMegabytes, notifications)
+                format: "worker %@: %.3f CPU-s/100k notifications, %.0f notifications/s, peak RSS %.0f MB (%d notifications; mock %.3f, worker/mock %.2f)",
+                label, cpuSecondsPer100k, Double(notifications) / wallSeconds, peakRSSMegabytes, notifications,
+                mockCPUSeconds / Double(notifications) * 100_000, cpuSeconds / mockCPUSeconds)
         }
 
         var cpuSecondsPer100k: Double { cpuSeconds / Double(notifications) * 100_000 }
@@ -36,12 +40,16 @@ struct BenchWorkerStage {
         /// The median (of an even count: the mean of the middle two) and range of several
         /// measurements of one mode.
         static func medianSummary(of results: [Result]) -> String {
-            let figures = results.map(\.cpuSecondsPer100k).sorted()
-            let middle = figures.count / 2
-            let median = figures.count % 2 == 1 ? figures[middle] : (figures[middle - 1] + figures[middle]) / 2
+            func median(_ values: [Double]) -> Double {
+                let sorted = values.sorted()
+                let middle = sorted.count / 2
+                return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+            }
+            let figures = results.map(\.cpuSecondsPer100k)
             return String(
-                format: "worker %@: median %.3f CPU-s/100k notifications over %d rounds (%.3f–%.3f), peak RSS %.0f MB",
-                results[0].label, median, figures.count, figures[0], figures[figures.count - 1], results.map(\.peakRSSMegabytes).max() ?? 0)
+                format: "worker %@: median %.3f CPU-s/100k notifications over %d rounds (%.3f–%.3f), worker/mock median %.2f, peak RSS %.0f MB",
+                results[0].label, median(figures), figures.count, figures.min() ?? 0, figures.max() ?? 0,
+                median(results.map { $0.cpuSeconds / $0.mockCPUSeconds }), results.map(\.peakRSSMegabytes).max() ?? 0)
         }
     }
 
@@ -145,17 +153,19 @@ struct BenchWorkerStage {
         pinSelf()
         pin(worker)
         let cpuAtStart = try Self.cpuSeconds(of: worker.processIdentifier)
+        let mockCPUAtStart = CPUTime.current(.process)
         let acceptedAtStart = server.stats().accepted
         let clockAtStart = ContinuousClock.now
         try await waitForAccepted(acceptedBefore + notifications, worker: worker, timeout: .seconds(1_800))
         let cpu = try Self.cpuSeconds(of: worker.processIdentifier) - cpuAtStart
+        let mockCPU = CPUTime.current(.process) - mockCPUAtStart
         let wall = ContinuousClock.now - clockAtStart
         let rss = try Self.peakRSSMegabytes(of: worker.processIdentifier)
         let measured = Int(server.stats().accepted - acceptedAtStart)
         kill(worker.processIdentifier, SIGTERM)
         worker.waitUntilExit()
         return Result(
-            label: label, notifications: measured, cpuSeconds: cpu,
+            label: label, notifications: measured, cpuSeconds: cpu, mockCPUSeconds: mockCPU,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18, peakRSSMegabytes: rss)
     }
 
