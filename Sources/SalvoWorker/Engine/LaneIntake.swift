@@ -14,11 +14,16 @@ struct LaneIntake: Sendable {
 
 
     func decode(_ message: KafkaConsumerMessage) -> DecodedRecord {
-        let source = SourcePosition(topic: message.topic, partition: message.partition, offset: message.offset)
-        let lane: Lane = message.topic == topics.priority ? .priority : .campaign
+        // The configuration's own string for the topic: every later comparison of this position's
+        // topic (ledger, commit, metrics lane) is then equal by identity, without reading the text.
+        let isPriority = message.topic == topics.priority
+        let isRetry = !isPriority && message.topic == topics.retry
+        let topic = isPriority ? topics.priority : isRetry ? topics.retry : message.topic == topics.jobs ? topics.jobs : message.topic
+        let source = SourcePosition(topic: topic, partition: message.partition, offset: message.offset)
+        let lane: Lane = isPriority ? .priority : .campaign
         let bytes = ByteBuffer(bytes: message.value)
         let content: DecodedRecord.Content
-        if message.topic == topics.retry {
+        if isRetry {
             switch retryDecoder.decode(bytes) {
             case .success(let retryJob): content = routable(retryJob.job, bytes, source) ?? .retry(retryJob)
             case .failure(let rejection): content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))

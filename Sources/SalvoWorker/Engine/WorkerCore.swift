@@ -159,7 +159,7 @@ final class WorkerCore {
         case .rejected(let deadLetter):
             rejectedSources.insert(record.source)
             statistics.jobsRejected += 1
-            metrics.job(lane: record.metricsLane, result: "rejected")
+            metrics.job(lane: record.metricsLane, result: .rejected)
             _ = ledger.open(record.source, notifications: 0, records: 1)
             publishDeadLetter(deadLetter, source: record.source, generation: ledger.generation(of: record.source), countsNotification: false)
         case .job(let job):
@@ -243,7 +243,7 @@ final class WorkerCore {
         markDone(source)
         if rejectedSources.remove(source) == nil {
             statistics.jobsCompleted += 1
-            metrics.job(lane: metricsLane(of: source.topic), result: "completed")
+            metrics.job(lane: metricsLane(of: source.topic), result: .completed)
         }
     }
 

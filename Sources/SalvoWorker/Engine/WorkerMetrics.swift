@@ -18,7 +18,8 @@ final class WorkerMetrics {
     private var delivered: [String: Counter] = [:]
     private var deliveredApp = ""
     private var deliveredUnflushed = 0
-    private var jobs: [String: Counter] = [:]
+    /// `salvo_jobs_total` by lane and result, created on first use (index: lane × 2 + result).
+    private var jobs: [Counter?] = Array(repeating: nil, count: MetricsLane.allCases.count * JobResult.allCases.count)
     private var deadLetters: [String: Counter] = [:]
     private var feedback: [NotificationKey: Counter] = [:]
     private var produceFailures: [String: Counter] = [:]
@@ -71,11 +72,22 @@ final class WorkerMetrics {
         }.increment(by: count)
     }
 
-    /// `result`: `completed` or `rejected`.
-    func job(lane: MetricsLane, result: String) {
-        Self.cached(&jobs, lane.rawValue + "|" + result) {
-            Counter(label: "salvo_jobs_total", dimensions: [("lane", lane.rawValue), ("result", result)])
-        }.increment()
+    /// How a job ended, the `result` dimension of `salvo_jobs_total`.
+    enum JobResult: String, CaseIterable {
+        case completed
+        case rejected
+    }
+
+    /// Counted once per job, so per-user mode pays it per notification: an array slot, no key built.
+    func job(lane: MetricsLane, result: JobResult) {
+        let index = lane.index * JobResult.allCases.count + (result == .completed ? 0 : 1)
+        if let counter = jobs[index] {
+            counter.increment()
+            return
+        }
+        let counter = Counter(label: "salvo_jobs_total", dimensions: [("lane", lane.rawValue), ("result", result.rawValue)])
+        jobs[index] = counter
+        counter.increment()
     }
 
     func deadLetter(reason: String) {
