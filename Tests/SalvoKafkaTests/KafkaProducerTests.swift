@@ -42,6 +42,33 @@ import Testing
         }
     }
 
+    /// With `readsKeysAndHeaders` off, messages arrive with their values, topics and offsets only;
+    /// topic names are shared per topic, and two topics are still told apart.
+    @Test func valuesOnlyConsumerSkipsKeysAndHeaders() async throws {
+        try await withKafkaTestCluster(.embedded) { cluster in
+            let topics = [try await cluster.makeTopic(partitions: 1), try await cluster.makeTopic(partitions: 1)]
+            let producer = try KafkaProducer(
+                configuration: KafkaProducerConfiguration(client: cluster.clientConfiguration()), logger: KafkaTestCluster.logger)
+            for index in 0..<6 {
+                let topic = topics[index % 2]
+                _ = try await producer.send(KafkaProducerMessage(
+                    topic: topic, key: Array("k\(index)".utf8), value: Array("\(topic)/\(index)".utf8),
+                    headers: [KafkaHeader(key: "trace", value: "t\(index)")]))
+            }
+            await producer.shutdown()
+
+            var configuration = cluster.consumerConfiguration(group: "\(topics[0])-values", topics: topics)
+            configuration.readsKeysAndHeaders = false
+            let consumer = try KafkaConsumer(configuration: configuration, logger: KafkaTestCluster.logger)
+            let received = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(60)) { $0.count >= 6 }
+            try await consumer.close()
+            #expect(received.count == 6)
+            #expect(received.allSatisfy { $0.key == nil && $0.headers.isEmpty })
+            #expect(received.allSatisfy { String(decoding: $0.value, as: UTF8.self).hasPrefix($0.topic + "/") }, "\(received.map(\.topic))")
+            #expect(Set(received.map(\.topic)) == Set(topics))
+        }
+    }
+
     @Test func fullQueueMakesSendersWaitInsteadOfFailing() async throws {
         try await withKafkaTestCluster(.embedded) { cluster in
             let topic = try await cluster.makeTopic(partitions: 2)

@@ -40,6 +40,10 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
     public var prefetchBackoff: Duration
     /// How long `close()` may take to commit and leave the group. Default: 30 s.
     public var closeTimeout: Duration
+    /// Whether messages carry their key and headers. An application that reads only values turns
+    /// it off: each message then costs two allocations and a header parse less (`key` is nil and
+    /// `headers` empty). Default: true.
+    public var readsKeysAndHeaders = true
     /// Raw librdkafka properties for consumers only, applied after `client.properties`: consumer
     /// tuning set here does not reach producers, which would warn that they ignore it.
     /// Default: empty.

@@ -32,6 +32,7 @@ public final class KafkaConsumer: Sendable {
             kind: .consumer,
             properties: RDKafkaConfig.consumerProperties(configuration, logLevel: logger.logLevel),
             events: RDKafkaClient.consumerEvents,
+            readsKeysAndHeaders: configuration.readsKeysAndHeaders,
             logger: logger
         )
         do {

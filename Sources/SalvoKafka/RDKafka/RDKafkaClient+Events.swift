@@ -1,5 +1,9 @@
 import CRdKafka
 import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension RDKafkaClient {
     /// Waits up to `timeoutMilliseconds` for one event and returns it as Swift values.
@@ -44,7 +48,7 @@ extension RDKafkaClient {
     private func fetched(_ event: OpaquePointer) -> RDKafkaEvent {
         guard let message = rd_kafka_event_message_next(event) else { return .handled }
         let partition = message.pointee.rkt.map {
-            KafkaTopicPartition(topic: String(cString: rd_kafka_topic_name($0)), partition: message.pointee.partition)
+            KafkaTopicPartition(topic: topicName(rd_kafka_topic_name($0)), partition: message.pointee.partition)
         }
         guard message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR else {
             let detail = rd_kafka_message_errstr(message).map { String(cString: $0) }
@@ -52,23 +56,39 @@ extension RDKafkaClient {
             return .consumerError(error, partition)
         }
         guard let partition else { return .handled }
-        return .message(Self.consumerMessage(message, partition: partition))
+        return .message(Self.consumerMessage(message, partition: partition, readsKeysAndHeaders: readsKeysAndHeaders))
+    }
+
+    /// The `String` of a topic name, the same one for every message of the topic: a consumer
+    /// reads a handful of topics, and a name built per message was an allocation (freed on another
+    /// thread) per message. Matched on the name's bytes, not on librdkafka's topic handle, whose
+    /// address a later topic could reuse.
+    private func topicName(_ name: UnsafePointer<CChar>) -> String {
+        let bytes = UnsafeRawBufferPointer(start: name, count: strlen(name))
+        return topicNames.withLock { names in
+            if let known = names.first(where: { $0.utf8.elementsEqual(bytes) }) { return known }
+            let created = String(decoding: bytes, as: UTF8.self)
+            // Bounded: a pattern subscription could meet any number of topics.
+            if names.count == 16 { names.removeFirst() }
+            names.append(created)
+            return created
+        }
     }
 
     private static func consumerMessage(
         _ message: UnsafePointer<rd_kafka_message_t>,
-        partition: KafkaTopicPartition
+        partition: KafkaTopicPartition,
+        readsKeysAndHeaders: Bool
     ) -> KafkaConsumerMessage {
         let value = bytes(message.pointee.payload, count: message.pointee.len) ?? []
-        let key = bytes(message.pointee.key, count: message.pointee.key_len)
         var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
         let timestamp = rd_kafka_message_timestamp(message, &timestampType)
         return KafkaConsumerMessage(
             topicPartition: partition,
             offset: message.pointee.offset,
-            key: key,
+            key: readsKeysAndHeaders ? bytes(message.pointee.key, count: message.pointee.key_len) : nil,
             value: value,
-            headers: headers(of: message),
+            headers: readsKeysAndHeaders ? headers(of: message) : [],
             timestampMilliseconds: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp
         )
     }

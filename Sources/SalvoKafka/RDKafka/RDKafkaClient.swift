@@ -10,7 +10,7 @@ import Synchronization
 final class RDKafkaClient: @unchecked Sendable {
     // @unchecked: the handle and queue pointers are immutable; librdkafka makes calls on them
     // thread-safe, and their end of life is ordered by RDKafkaLoop (destroy only after no caller
-    // can reach them). The only mutable state, `lastError`, is behind a Mutex.
+    // can reach them). The only mutable state, `lastError` and `topicNames`, is behind Mutexes.
 
     enum Kind: Sendable { case producer, consumer }
 
@@ -30,13 +30,22 @@ final class RDKafkaClient: @unchecked Sendable {
     /// `queued.min.messages`, which bounds memory without pausing (and re-fetching) partitions.
     let messageQueue: OpaquePointer?
     let logger: Logger
+    /// Consumers: whether fetched messages are given their key and headers.
+    let readsKeysAndHeaders: Bool
     private let lastError = Mutex<String?>(nil)
+    /// The names of the topics messages arrived from, so that a message shares its topic's
+    /// `String` instead of building one (see ``topicName(_:)``). Only the loop thread uses it.
+    let topicNames = Mutex<[String]>([])
 
-    private init(kind: Kind, handle: OpaquePointer, eventQueue: OpaquePointer, messageQueue: OpaquePointer?, logger: Logger) {
+    private init(
+        kind: Kind, handle: OpaquePointer, eventQueue: OpaquePointer, messageQueue: OpaquePointer?, readsKeysAndHeaders: Bool,
+        logger: Logger
+    ) {
         self.kind = kind
         self.handle = handle
         self.eventQueue = eventQueue
         self.messageQueue = messageQueue
+        self.readsKeysAndHeaders = readsKeysAndHeaders
         self.logger = logger
     }
 
@@ -44,6 +53,7 @@ final class RDKafkaClient: @unchecked Sendable {
         kind: Kind,
         properties: [String: String],
         events: Int32,
+        readsKeysAndHeaders: Bool = true,
         logger: Logger
     ) throws(KafkaError) -> RDKafkaClient {
         let conf = try RDKafkaConfig.makeConf(properties, events: events)
@@ -73,7 +83,8 @@ final class RDKafkaClient: @unchecked Sendable {
             rd_kafka_destroy(handle)
             throw .configuration("librdkafka returned no event queue")
         }
-        return RDKafkaClient(kind: kind, handle: handle, eventQueue: queue, messageQueue: messageQueue, logger: logger)
+        return RDKafkaClient(
+            kind: kind, handle: handle, eventQueue: queue, messageQueue: messageQueue, readsKeysAndHeaders: readsKeysAndHeaders, logger: logger)
     }
 
     /// Releases the queue references, then the handle (librdkafka requires that order).

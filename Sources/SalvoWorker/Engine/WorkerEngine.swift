@@ -140,10 +140,13 @@ public final class WorkerEngine: Service, Sendable {
         campaign.bufferCapacity = 16
         campaign.closeTimeout = closeTimeout
         campaign.properties = configuration.kafkaConsumerProperties
+        // Jobs and retry records are read from their values alone.
+        campaign.readsKeysAndHeaders = false
         var priority = KafkaConsumerConfiguration(
             client: configuration.kafka, groupID: configuration.groupID + ".priority", topics: [configuration.topics.priority])
         priority.closeTimeout = closeTimeout
         priority.properties = configuration.kafkaConsumerProperties
+        priority.readsKeysAndHeaders = false
         let campaignConsumer = try KafkaConsumer(configuration: campaign, logger: logger)
         return Consumers(campaign: campaignConsumer, priority: try KafkaConsumer(configuration: priority, logger: logger))
     }
