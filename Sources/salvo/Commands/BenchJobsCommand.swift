@@ -52,17 +52,7 @@ struct BenchJobsCommand: ParsableCommand {
 
     /// The shape `bench worker` produces.
     private static func job(index: Int, tokens: Int) -> ByteBuffer {
-        func token(_ value: Int) -> String {
-            let hex = String(value, radix: 16)
-            return String(repeating: "0", count: 64 - hex.count) + hex
-        }
-        var text = #"{"id":"bench-1234567-\#(index)","app":"bench","#
-        if tokens == 1 {
-            text += #""token":"\#(token(index + 1))","#
-        } else {
-            text += #""tokens":["# + (0..<tokens).map { "\"\(token(index * tokens + $0 + 1))\"" }.joined(separator: ",") + "],"
-        }
-        text += #""payload":{"aps":{"alert":{"title":"Benchmark","body":"A notification of a typical size for a campaign"},"sound":"default"}}}"#
-        return ByteBuffer(string: text)
+        let first = UInt64(index * tokens + 1)
+        return ByteBuffer(string: BenchJob.text(id: "bench-1234567-\(index)", app: "bench", tokens: first...(first + UInt64(tokens) - 1)))
     }
 }

@@ -194,19 +194,8 @@ struct BenchWorkerStage {
         let failures = Atomic<Int>(0)
         var counter: UInt64 = UInt64(runID) << 32
         for job in 0..<jobs {
-            var text = #"{"id":"bench-\#(runID)-\#(job)","app":"\#(Self.app)","#
-            if tokensPerJob == 1 {
-                counter += 1
-                text += #""token":"\#(Self.token(counter))","#
-            } else {
-                text += #""tokens":["#
-                for index in 0..<tokensPerJob {
-                    counter += 1
-                    text += (index == 0 ? "\"" : ",\"") + Self.token(counter) + "\""
-                }
-                text += "],"
-            }
-            text += #""payload":{"aps":{"alert":{"title":"Benchmark","body":"A notification of a typical size for a campaign"},"sound":"default"}}}"#
+            let text = BenchJob.text(id: "bench-\(runID)-\(job)", app: Self.app, tokens: (counter + 1)...(counter + UInt64(tokensPerJob)))
+            counter += UInt64(tokensPerJob)
             try await producer.enqueue(KafkaProducerMessage(topic: topic, key: Array("bench-\(job)".utf8), value: Array(text.utf8))) { result in
                 if case .failure = result { failures.add(1, ordering: .relaxed) }
             }
@@ -214,11 +203,6 @@ struct BenchWorkerStage {
         try await producer.flush(timeout: .seconds(300))
         await producer.shutdown()
         guard failures.load(ordering: .relaxed) == 0 else { throw CommandFailure("\(failures.load(ordering: .relaxed)) jobs were not produced") }
-    }
-
-    private static func token(_ value: UInt64) -> String {
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 64 - hex.count) + hex
     }
 
     /// A worker on the topics named `prefix.…`, in a group of the same name.
