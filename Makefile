@@ -39,7 +39,7 @@ bench-kafka: test-deps build-release
 bench-apns: test-deps build-release
 	$(RELEASE_BIN) bench apns --requests 1000000 --connections 1 --concurrency 100
 
-## bench-worker: worker CPU-seconds per 100k notifications end to end (campaign and per-user; token, then certificate credentials) and peak RSS, release build, real broker
+## bench-worker: worker CPU-seconds per 100k notifications end to end (campaign and per-user: token credentials over 3 rounds with medians, then certificate credentials, then a slow mock) and peak RSS, release build, real broker
 bench-worker: test-deps build-release
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --rounds 3'
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --credential certificate'
