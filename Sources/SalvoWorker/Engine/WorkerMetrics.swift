@@ -18,7 +18,7 @@ final class WorkerMetrics {
     private var delivered: [String: Counter] = [:]
     private var deliveredApp = ""
     private var deliveredUnflushed = 0
-    /// `salvo_jobs_total` by lane and result, created on first use (index: lane × 2 + result).
+    /// `salvo_jobs_total` by lane and result, created on first use (index: lane × results + result).
     private var jobs: [Counter?] = Array(repeating: nil, count: MetricsLane.allCases.count * JobResult.allCases.count)
     private var deadLetters: [String: Counter] = [:]
     private var feedback: [NotificationKey: Counter] = [:]
@@ -76,11 +76,19 @@ final class WorkerMetrics {
     enum JobResult: String, CaseIterable {
         case completed
         case rejected
+
+        /// Position in `allCases`, for the counters kept in an array.
+        var index: Int {
+            switch self {
+            case .completed: 0
+            case .rejected: 1
+            }
+        }
     }
 
     /// Counted once per job, so per-user mode pays it per notification: an array slot, no key built.
     func job(lane: MetricsLane, result: JobResult) {
-        let index = lane.index * JobResult.allCases.count + (result == .completed ? 0 : 1)
+        let index = lane.index * JobResult.allCases.count + result.index
         if let counter = jobs[index] {
             counter.increment()
             return
