@@ -11,7 +11,8 @@ struct HTTP2StreamSlab<Element> {
 
     var isEmpty: Bool { self.count == 0 }
 
-    mutating func insert(_ element: Element) -> Int {
+    /// Takes `element` over (moved in, not copied: a copy would retain each of its references).
+    mutating func insert(_ element: consuming Element) -> Int {
         self.count += 1
         if let slot = self.freeSlots.popLast() {
             self.slots[slot] = element

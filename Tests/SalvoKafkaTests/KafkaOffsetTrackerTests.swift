@@ -140,4 +140,40 @@ import Testing
         tracker.markDone(1, in: other)
         #expect(tracker.commitCandidates() == [partition: 0, other: 2])
     }
+
+    @Test func samePartitionNumberOfAnotherTopicIsAnotherPartition() {
+        var tracker = KafkaOffsetTracker()
+        let retry = KafkaTopicPartition(topic: "retry", partition: 3)
+        tracker.track(0, in: partition)
+        tracker.track(0, in: retry)
+        tracker.track(1, in: retry)
+        // Alternating calls: each one must find its own partition, never the previous call's.
+        #expect(tracker.markDone(1, in: retry) == .marked)
+        #expect(tracker.markDone(0, in: partition) == .marked)
+        #expect(tracker.markDone(1, in: retry) == .duplicate)
+        #expect(tracker.commitCandidates() == [partition: 1, retry: 0])
+    }
+
+    @Test func removingAPartitionKeepsTheOthersIntact() {
+        var tracker = KafkaOffsetTracker()
+        let partitions = (0..<4).map { KafkaTopicPartition(topic: "jobs", partition: Int32($0)) }
+        for (index, tracked) in partitions.enumerated() {
+            for offset in Int64(0)...Int64(index) { tracker.track(offset, in: tracked) }
+        }
+        // Removing the first and a middle one moves others in the tracker's storage.
+        tracker.remove([partitions[0], partitions[2]])
+        #expect(tracker.trackedPartitions == [partitions[1], partitions[3]])
+        #expect(tracker.markDone(0, in: partitions[2]) == .unknownPartition)
+        #expect(tracker.markDone(0, in: partitions[3]) == .marked)
+        #expect(tracker.markDone(1, in: partitions[1]) == .marked)
+        tracker.track(4, in: partitions[3])
+        #expect(tracker.commitCandidates() == [partitions[1]: 0, partitions[3]: 1])
+        #expect(tracker.outstandingCount(for: partitions[3]) == 4)
+        #expect(tracker.outstandingCount == 5)
+        // A removed partition assigned again starts afresh.
+        tracker.track(7, in: partitions[0])
+        #expect(tracker.committableOffset(for: partitions[0]) == 7)
+        #expect(tracker.markDone(7, in: partitions[0]) == .marked)
+        #expect(tracker.committableOffset(for: partitions[0]) == 8)
+    }
 }

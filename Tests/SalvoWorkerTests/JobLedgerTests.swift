@@ -68,6 +68,25 @@ import Testing
         #expect(ledger.notificationFinished(kept, generation: ledger.generation(of: kept)) == .completed(kept))
     }
 
+    @Test func openingReturnsTheGenerationItsEventsMustCarry() {
+        var ledger = JobLedger()
+        let job = Self.position(5), other = Self.position(6)
+        #expect(!ledger.isOpen(job))
+        let (action, generation) = ledger.opening(job, notifications: 1)
+        #expect(action == .none)
+        #expect(generation != 0 && generation == ledger.generation(of: job))
+        #expect(ledger.isOpen(job))
+        // Nothing outstanding: completed at once, never open, generation 0.
+        let empty = ledger.opening(other, notifications: 0)
+        #expect(empty.action == .completed(other) && empty.generation == 0)
+        #expect(!ledger.isOpen(other))
+        // An event naming this generation but another position is not this job's.
+        #expect(ledger.notificationFinished(other, generation: generation) == .none)
+        #expect(ledger.notificationFinished(Self.position(5, partition: 1), generation: generation) == .none)
+        #expect(ledger.notificationFinished(job, generation: generation) == .completed(job))
+        #expect(!ledger.isOpen(job))
+    }
+
     /// The partition is revoked while two sends of a job are in flight, assigned back, and the job
     /// redelivered and opened again; the old sends' outcomes (and the acknowledgement of a record
     /// one of them caused) arrive late, interleaved with the new opening's. Only the new opening's

@@ -23,6 +23,7 @@ public struct KafkaOffsetTracker: Sendable {
     }
 
     private struct PartitionState: Sendable {
+        let partition: KafkaTopicPartition
         /// Tracked offsets not yet done, ascending.
         var outstanding: Deque<Int64> = []
         /// The offset after the last tracked one.
@@ -47,40 +48,60 @@ public struct KafkaOffsetTracker: Sendable {
         }
     }
 
-    private var partitions: [KafkaTopicPartition: PartitionState] = [:]
+    /// The states live in an array, found through `indices`, and are changed in place by array
+    /// subscript. Changing them through a dictionary subscript (`partitions[p]?.…`) goes through
+    /// `_modify` coroutines that allocate their frames: three mallocs per call, and `markDone`
+    /// runs once per job.
+    private var states: [PartitionState] = []
+    private var indices: [KafkaTopicPartition: Int] = [:]
+    /// The last partition looked up: consecutive calls are mostly for one partition, and a topic
+    /// string shared by its messages compares by identity, without hashing it.
+    private var lastLookup: (partition: KafkaTopicPartition, index: Int)?
 
     public init() {}
+
+    private mutating func index(of partition: KafkaTopicPartition) -> Int? {
+        if let lastLookup, lastLookup.partition == partition { return lastLookup.index }
+        guard let index = indices[partition] else { return nil }
+        lastLookup = (partition, index)
+        return index
+    }
 
     /// Records a received message. Offsets normally arrive ascending; an offset at or below an
     /// earlier one (a seek or an offset reset) forgets the outstanding offsets from it on,
     /// because they will be received again.
     public mutating func track(_ offset: Int64, in partition: KafkaTopicPartition) {
-        // Mutated in place through the dictionary: copying the state out would copy its deque.
-        partitions[partition, default: PartitionState(end: offset)].track(offset)
+        if let index = index(of: partition) {
+            states[index].track(offset)
+        } else {
+            indices[partition] = states.count
+            states.append(PartitionState(partition: partition, end: offset))
+            states[states.count - 1].track(offset)
+        }
     }
 
     /// Marks one tracked message as fully processed.
     @discardableResult
     public mutating func markDone(_ offset: Int64, in partition: KafkaTopicPartition) -> MarkResult {
-        guard let removed = partitions[partition]?.outstanding.removeSorted(offset) else { return .unknownPartition }
-        return removed ? .marked : .duplicate
+        guard let index = index(of: partition) else { return .unknownPartition }
+        return states[index].outstanding.removeSorted(offset) ? .marked : .duplicate
     }
 
     /// The offset to commit for the partition (next offset to consume), or `nil` if untracked.
     public func committableOffset(for partition: KafkaTopicPartition) -> Int64? {
-        partitions[partition]?.watermark
+        indices[partition].map { states[$0].watermark }
     }
 
     /// The last offset reported through `didCommit`, or `nil`.
     public func committedOffset(for partition: KafkaTopicPartition) -> Int64? {
-        partitions[partition]?.committed
+        indices[partition].flatMap { states[$0].committed }
     }
 
     /// Partitions whose watermark moved past what was last committed, with the offset to commit.
     public func commitCandidates() -> [KafkaTopicPartition: Int64] {
         var candidates: [KafkaTopicPartition: Int64] = [:]
-        for (partition, state) in partitions where state.watermark > (state.committed ?? Int64.min) {
-            candidates[partition] = state.watermark
+        for state in states where state.watermark > (state.committed ?? Int64.min) {
+            candidates[state.partition] = state.watermark
         }
         return candidates
     }
@@ -89,8 +110,8 @@ public struct KafkaOffsetTracker: Sendable {
     public func commitCandidates(in subset: some Sequence<KafkaTopicPartition>) -> [KafkaTopicPartition: Int64] {
         var candidates: [KafkaTopicPartition: Int64] = [:]
         for partition in subset {
-            if let state = partitions[partition], state.watermark > (state.committed ?? Int64.min) {
-                candidates[partition] = state.watermark
+            if let index = indices[partition], states[index].watermark > (states[index].committed ?? Int64.min) {
+                candidates[partition] = states[index].watermark
             }
         }
         return candidates
@@ -99,30 +120,38 @@ public struct KafkaOffsetTracker: Sendable {
     /// Records a successful commit. Older results arriving late never move the mark backwards.
     public mutating func didCommit(_ offsets: [KafkaTopicPartition: Int64]) {
         for (partition, offset) in offsets {
-            partitions[partition]?.didCommit(offset)
+            if let index = indices[partition] { states[index].didCommit(offset) }
         }
     }
 
     /// Forgets partitions (revoked or lost): later `markDone` calls for them are ignored.
     public mutating func remove(_ removed: some Sequence<KafkaTopicPartition>) {
         for partition in removed {
-            partitions[partition] = nil
+            guard let index = indices.removeValue(forKey: partition) else { continue }
+            // The last state takes the removed one's place.
+            let last = states.count - 1
+            if index != last {
+                states.swapAt(index, last)
+                indices[states[index].partition] = index
+            }
+            states.removeLast()
         }
+        lastLookup = nil
     }
 
     /// Messages received and not yet done, over all partitions.
     public var outstandingCount: Int {
-        partitions.values.reduce(0) { $0 + $1.outstanding.count }
+        states.reduce(0) { $0 + $1.outstanding.count }
     }
 
     /// Messages received and not yet done in one partition.
     public func outstandingCount(for partition: KafkaTopicPartition) -> Int {
-        partitions[partition]?.outstanding.count ?? 0
+        indices[partition].map { states[$0].outstanding.count } ?? 0
     }
 
     /// The partitions being tracked.
     public var trackedPartitions: Set<KafkaTopicPartition> {
-        Set(partitions.keys)
+        Set(indices.keys)
     }
 }
 

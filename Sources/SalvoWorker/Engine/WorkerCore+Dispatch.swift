@@ -42,7 +42,9 @@ extension WorkerCore {
         }
         guard phase != .finished else { return }
         var batches: [WorkerPoolKey: DispatchBatch] = [:]
-        var lastKey: WorkerPoolKey?
+        // The notifications of one job come in runs: while the job stays the same, so does its
+        // batch, found without building and comparing a key per notification.
+        var lastShared: PushNotification.Shared?
         var lastBatch: DispatchBatch?
         let now = clock.now
         while inFlight + delayedSends.heldCount < window {
@@ -57,18 +59,20 @@ extension WorkerCore {
             } else {
                 break
             }
-            let key = WorkerPoolKey(app: item.notification.job.app, environment: item.notification.job.environment)
             let batch: DispatchBatch
-            if key == lastKey, let lastBatch {
+            if let lastBatch, item.notification.shared === lastShared {
                 batch = lastBatch
-            } else if let existing = batches[key] {
-                batch = existing
             } else {
-                batch = DispatchBatch()
-                batches[key] = batch
+                let key = WorkerPoolKey(app: item.notification.job.app, environment: item.notification.job.environment)
+                if let existing = batches[key] {
+                    batch = existing
+                } else {
+                    batch = DispatchBatch()
+                    batches[key] = batch
+                }
+                lastShared = item.notification.shared
+                lastBatch = batch
             }
-            lastKey = key
-            lastBatch = batch
             do {
                 batch.requests.append(try item.notification.request())
                 batch.items.append(item)

@@ -17,13 +17,16 @@ extension WorkerCore {
     }
 
     private func delivered(_ item: DispatchItem) {
+        // Read in place through the shared job (`notification.job` would copy the reference:
+        // a retain and release per string in it, per notification).
+        let shared = item.notification.shared
         statistics.delivered += 1
-        metrics.delivered(app: item.notification.job.app)
+        metrics.delivered(app: shared.job.app)
         if let enqueued = item.enqueuedAtMilliseconds {
             let elapsed = UTCTimestamp.now().millisecondsSince1970 - enqueued
             metrics.latency(lane: item.metricsLane, nanoseconds: max(0, elapsed) * 1_000_000)
         }
-        notificationFinished(item.notification.job)
+        ledgerAction(ledger.notificationFinished(shared.job.source, generation: shared.job.ledgerGeneration))
     }
 
     /// Executes the classifier's decision (Apple's retry matrix) for one notification.

@@ -154,14 +154,14 @@ final class WorkerCore {
     private func accept(_ record: DecodedRecord) -> Duration? {
         statistics.jobsConsumed += 1
         // Delivered again while still open (a rewind): the open entry will commit it.
-        guard ledger.outstanding(for: record.source) == nil else { return nil }
+        guard !ledger.isOpen(record.source) else { return nil }
         switch record.content {
         case .rejected(let deadLetter):
             rejectedSources.insert(record.source)
             statistics.jobsRejected += 1
             metrics.job(lane: record.metricsLane, result: .rejected)
-            _ = ledger.open(record.source, notifications: 0, records: 1)
-            publishDeadLetter(deadLetter, source: record.source, generation: ledger.generation(of: record.source), countsNotification: false)
+            let generation = ledger.opening(record.source, notifications: 0, records: 1).generation
+            publishDeadLetter(deadLetter, source: record.source, generation: generation, countsNotification: false)
         case .job(let job):
             open(job, attempt: 1, record: record)
         case .retry(let retryJob):
@@ -171,8 +171,9 @@ final class WorkerCore {
     }
 
     private func open(_ job: Job, attempt: Int, record: DecodedRecord) {
-        ledgerAction(ledger.open(record.source, notifications: job.notificationCount, records: job.rejectedTokens.count))
-        let reference = job.reference(source: record.source, ledgerGeneration: ledger.generation(of: record.source))
+        let (action, generation) = ledger.opening(record.source, notifications: job.notificationCount, records: job.rejectedTokens.count)
+        ledgerAction(action)
+        let reference = job.reference(source: record.source, ledgerGeneration: generation)
         if !job.rejectedTokens.isEmpty {
             let now = UTCTimestamp.now()
             for rejection in job.rejectedTokens {
@@ -197,8 +198,9 @@ final class WorkerCore {
             open(retryJob.job, attempt: retryJob.attempt, record: record)
             return nil
         }
-        ledgerAction(ledger.open(record.source, notifications: retryJob.job.notificationCount))
-        let reference = retryJob.job.reference(source: record.source, ledgerGeneration: ledger.generation(of: record.source))
+        let (action, generation) = ledger.opening(record.source, notifications: retryJob.job.notificationCount)
+        ledgerAction(action)
+        let reference = retryJob.job.reference(source: record.source, ledgerGeneration: generation)
         let now = clock.now
         let due = now.advanced(by: untilDue)
         let judgedFrom = untilDue > configuration.retry.maximumHeldDelay ? due.advanced(by: .zero - configuration.retry.maximumHeldDelay) : now
@@ -241,7 +243,8 @@ final class WorkerCore {
     func ledgerAction(_ action: JobLedger.Action) {
         guard case .completed(let source) = action else { return }
         markDone(source)
-        if rejectedSources.remove(source) == nil {
+        // Usually empty: no hashing per completed job then.
+        if rejectedSources.isEmpty || rejectedSources.remove(source) == nil {
             statistics.jobsCompleted += 1
             metrics.job(lane: metricsLane(of: source.topic), result: .completed)
         }

@@ -6,7 +6,11 @@ import SalvoAPNs
 /// Everything that holds for the whole job was checked once when it was decoded (app, headers,
 /// payload size, per-token splices), so fanning out a 100,000-token campaign only builds one
 /// ``PushNotification`` per token.
-public struct Job: Sendable {
+///
+/// A class, not a struct: a job is handed from the decoding task to the core, queued, and read
+/// for every one of its notifications, and each copy of a struct of ten references costs ten
+/// retains and ten releases. Immutable, hence `Sendable`.
+public final class Job: Sendable {
     public let id: String
     public let app: String
     public let campaignID: String?

@@ -30,6 +30,10 @@ public struct JobLedger: Sendable {
     public struct Outstanding: Sendable, Hashable {
         /// The opening this entry is; events of any other one are stale.
         public var generation: Generation
+        /// The job's position, less its topic: checked against every event's position without
+        /// copying (and so retaining) the topic string.
+        var partition: Int32
+        var offset: Int64
         /// Notifications not yet terminal.
         public var notifications: Int
         public var recordsEnqueued: Int
@@ -43,7 +47,7 @@ public struct JobLedger: Sendable {
 
     /// Open entries by generation: the per-notification events find theirs by hashing one
     /// integer, not the topic name.
-    private var jobs: [Generation: (source: SourcePosition, outstanding: Outstanding)] = [:]
+    private var jobs: [Generation: Outstanding] = [:]
     /// The open entry's generation of each position.
     private var generations: [SourcePosition: Generation] = [:]
     /// Starts at 1: 0 never names an open entry (a job that completed when it was opened).
@@ -54,8 +58,13 @@ public struct JobLedger: Sendable {
     /// Jobs not yet completed.
     public var openJobs: Int { jobs.count }
 
+    /// Whether `job` has an open entry (one lookup; ``outstanding(for:)`` takes two).
+    public func isOpen(_ job: SourcePosition) -> Bool {
+        generations[job] != nil
+    }
+
     public func outstanding(for job: SourcePosition) -> Outstanding? {
-        generations[job].flatMap { jobs[$0]?.outstanding }
+        generations[job].flatMap { jobs[$0] }
     }
 
     /// The generation of `job`'s open entry, which its events must carry; 0 when it is not open.
@@ -67,15 +76,28 @@ public struct JobLedger: Sendable {
     /// enqueued for it (dead letters of rejected tokens, or of the whole job). Call it before
     /// producing any of the job's records. A job with nothing outstanding completes at once.
     public mutating func open(_ job: SourcePosition, notifications: Int, records: Int = 0) -> Action {
+        opening(job, notifications: notifications, records: records).action
+    }
+
+    /// ``open(_:notifications:records:)``, also returning the generation the job's events must
+    /// carry (0 when the job completed at once), so the caller needs no second lookup.
+    public mutating func opening(
+        _ job: SourcePosition, notifications: Int, records: Int = 0
+    ) -> (action: Action, generation: Generation) {
         precondition(notifications >= 0 && records >= 0, "counts are never negative")
-        precondition(generations[job] == nil, "job \(job) is already open")
         let outstanding = Outstanding(
-            generation: nextGeneration, notifications: notifications, recordsEnqueued: records, recordsAcknowledged: 0)
+            generation: nextGeneration, partition: job.partition, offset: job.offset, notifications: notifications,
+            recordsEnqueued: records, recordsAcknowledged: 0)
         nextGeneration += 1
-        if outstanding.isDone { return .completed(job) }
-        jobs[outstanding.generation] = (job, outstanding)
-        generations[job] = outstanding.generation
-        return .none
+        if outstanding.isDone {
+            precondition(generations[job] == nil, "job \(job) is already open")
+            return (.completed(job), 0)
+        }
+        // One lookup both checks and inserts (this runs once per per-user push).
+        let previous = generations.updateValue(outstanding.generation, forKey: job)
+        precondition(previous == nil, "job \(job) is already open")
+        jobs[outstanding.generation] = outstanding
+        return (.none, outstanding.generation)
     }
 
     /// A notification of `job` reached a terminal state; `records` records it caused were enqueued
@@ -107,17 +129,24 @@ public struct JobLedger: Sendable {
     /// Forgets jobs that are no longer this worker's (partitions revoked in a rebalance); their
     /// offsets are not committed here and events still arriving for them are ignored.
     public mutating func forget(where shouldForget: (SourcePosition) -> Bool) {
-        generations = generations.filter { !shouldForget($0.key) }
-        jobs = jobs.filter { !shouldForget($0.value.source) }
+        var forgotten: [Generation] = []
+        generations = generations.filter { job, generation in
+            guard shouldForget(job) else { return true }
+            forgotten.append(generation)
+            return false
+        }
+        for generation in forgotten { jobs[generation] = nil }
     }
 
     /// Events for jobs not (or no longer) open, or for an earlier opening of the same position,
     /// are ignored: they belong to revoked partitions.
     private mutating func update(_ job: SourcePosition, _ generation: Generation, _ change: (inout Outstanding) -> Void) -> Action {
         // One integer hash per event (this runs once per notification): change the entry in place.
-        guard let index = jobs.index(forKey: generation), jobs.values[index].source == job else { return .none }
-        change(&jobs.values[index].outstanding)
-        guard jobs.values[index].outstanding.isDone else { return .none }
+        guard let index = jobs.index(forKey: generation), jobs.values[index].offset == job.offset,
+            jobs.values[index].partition == job.partition
+        else { return .none }
+        change(&jobs.values[index])
+        guard jobs.values[index].isDone else { return .none }
         jobs.remove(at: index)
         generations[job] = nil
         return .completed(job)
