@@ -6,7 +6,7 @@ SWIFT ?= swift
 SWIFT_JOBS ?=
 RELEASE_BIN := .build/release/salvo
 
-.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker bench-jobs clean
+.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker bench-jobs fuzz clean
 
 ## demo: build a release salvo and run the whole pipeline in one process (embedded Kafka, mock APNs over TLS,
 ## worker, 200,000-token load); summary on stdout, report in ./salvo-demo-report/
@@ -53,5 +53,23 @@ bench-jobs: build-release
 bench-mock: deps build-release
 	scripts/bench-mock.sh $(RELEASE_BIN)
 
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= job-decoder apns-response mock-request mock-scenario worker-configuration
+FUZZ_BIN := .build-fuzz/release/SalvoFuzz
+
+## fuzz: build the libFuzzer binary (the package in Fuzz/, -sanitize=fuzzer, release, scratch .build-fuzz/, linked by lld:
+## Debian's gold crashes on it) and run each target for FUZZ_SECONDS (default 60) from its committed corpus
+## Fuzz/Corpus/TARGET; new inputs go to .build-fuzz/corpus/TARGET, crashes to .build-fuzz/crashes/TARGET/
+## (minimize one into Fuzz/Corpus, see docs/benchmarks.md)
+fuzz: deps
+	$(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -c release -Xswiftc -sanitize=fuzzer \
+	  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product SalvoFuzz $(SWIFT_JOBS)
+	@for target in $(FUZZ_TARGETS); do \
+	  mkdir -p .build-fuzz/corpus/$$target .build-fuzz/crashes/$$target; \
+	  echo "== fuzz $$target for $(FUZZ_SECONDS) s"; \
+	  SALVO_FUZZ_TARGET=$$target $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+	    -artifact_prefix=.build-fuzz/crashes/$$target/ .build-fuzz/corpus/$$target Fuzz/Corpus/$$target || exit 1; \
+	done
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "SalvoWorker", targets: ["SalvoWorker"]),
         .library(name: "SalvoMockAPNs", targets: ["SalvoMockAPNs"]),
         .library(name: "SalvoLoadTest", targets: ["SalvoLoadTest"]),
+        // For the libFuzzer binaries of the separate package in Fuzz/ (`make fuzz`).
+        .library(name: "SalvoFuzzing", targets: ["SalvoFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -90,7 +92,7 @@ let package = Package(
         .target(
             name: "SalvoWorker",
             dependencies: [
-                "SalvoAPNs", "SalvoKafka", nioCore, nioPosix, nioSSL, nioHTTP1, logging, metrics, dequeModule, yams,
+                "SalvoAPNs", "SalvoKafka", crypto, nioCore, nioPosix, nioSSL, nioHTTP1, logging, metrics, dequeModule, yams,
                 prometheus, serviceLifecycle,
             ],
             swiftSettings: swiftSettings
@@ -110,6 +112,14 @@ let package = Package(
             dependencies: [
                 "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", nioCore, logging, histogram, yams,
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The fuzzing entry points (issue 20): one per kind of hostile input, driven by the
+        // libFuzzer binaries in Fuzz/ and replayed over the committed corpus by SalvoFuzzingTests.
+        .target(
+            name: "SalvoFuzzing",
+            dependencies: ["SalvoWorker", "SalvoAPNs", "SalvoMockAPNs", nioCore, yams],
             swiftSettings: swiftSettings
         ),
 
@@ -134,7 +144,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "SalvoKafkaTests",
-            dependencies: ["SalvoKafka", "CRdKafka", logging],
+            dependencies: ["SalvoKafka", "CRdKafka", "SalvoTestSupport", logging],
             swiftSettings: swiftSettings
         ),
         // Runs the built `salvo` executable as a subprocess against the test broker.
@@ -154,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "SalvoAPNsTests",
             dependencies: [
-                "SalvoAPNs", nioCore, nioPosix, nioSSL, crypto, x509,
+                "SalvoAPNs", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
@@ -170,8 +180,8 @@ let package = Package(
         .testTarget(
             name: "SalvoWorkerTests",
             dependencies: [
-                "SalvoWorker", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", nioCore, nioPosix, nioSSL, crypto, x509, prometheus,
-                serviceLifecycle, logging, metrics, yams,
+                "SalvoWorker", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto,
+                x509, prometheus, serviceLifecycle, logging, metrics, yams, .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -187,6 +197,12 @@ let package = Package(
             dependencies: [
                 "SalvoLoadTest", "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", nioCore, nioPosix, crypto, logging,
             ],
+            swiftSettings: swiftSettings
+        ),
+        // Replays Fuzz/Corpus (seeds and every crash the fuzzers found) through the entry points.
+        .testTarget(
+            name: "SalvoFuzzingTests",
+            dependencies: ["SalvoFuzzing", "SalvoTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -36,6 +36,7 @@ public struct APNsError: Error, Sendable, CustomStringConvertible {
             case connectionFailed
             case timedOut
             case connectionLost
+            case streamProtocolError
         }
 
         private let base: Base
@@ -51,7 +52,8 @@ public struct APNsError: Error, Sendable, CustomStringConvertible {
         public static let invalidPriority = Code(.invalidPriority)
         /// The expiration is negative or not a number.
         public static let invalidExpiration = Code(.invalidExpiration)
-        /// The collapse id is empty, longer than 64 bytes, or holds control characters.
+        /// The collapse id is empty, longer than 64 bytes, holds control characters, or starts or
+        /// ends with a space (HTTP/2 forbids such a header value).
         public static let invalidCollapseID = Code(.invalidCollapseID)
         /// The apns-id is not a canonical UUID.
         public static let invalidAPNsID = Code(.invalidAPNsID)
@@ -83,6 +85,11 @@ public struct APNsError: Error, Sendable, CustomStringConvertible {
         /// The connection went away after the request left and before APNs answered. APNs may
         /// have delivered it, so a retry can duplicate the notification.
         public static let connectionLost = Code(.connectionLost)
+        /// APNs reset the request's stream with PROTOCOL_ERROR: its HTTP/2 layer found the request
+        /// malformed (a header value HTTP/2 forbids, say) before APNs looked at it. The same bytes
+        /// are refused the same way again, so it is not retriable; the worker still replays it
+        /// once, in case a broken connection rather than the request caused it.
+        public static let streamProtocolError = Code(.streamProtocolError)
 
         public var description: String { base.rawValue }
     }

@@ -16,6 +16,12 @@ struct HTTP2ClientStream {
     /// The response body outgrew `maxBodySize`: further bytes are dropped and the caller gets
     /// an error when the server ends the stream (no reset: it may already have ended it).
     var bodyOverflowed = false
+    /// The response's header block outgrew `maxHeaderListSize` (fields beyond it were dropped):
+    /// the caller gets `.invalidResponse` when the server ends the stream, again without a reset.
+    var headersTooLarge = false
+    /// The server reset the stream (RST_STREAM received), as opposed to nghttp2 resetting it
+    /// because the server's frames on it broke HTTP/2's rules.
+    var resetByPeer = false
 
     init(responder: HTTP2Responder, deadline: NIODeadline?, requestBody: ByteBuffer?) {
         self.responder = responder
@@ -40,12 +46,16 @@ struct HTTP2ClientStream {
     mutating func takeCompletion() -> HTTP2PendingCompletion? {
         guard let responder = self.responder else { return nil }
         self.responder = nil
+        if self.headersTooLarge {
+            self.body = nil
+            return .failure(responder, HTTP2Error(.invalidResponse, "response headers on stream \(self.streamID) exceed maxHeaderListSize"))
+        }
         if self.bodyOverflowed {
             self.body = nil
             return .failure(responder, HTTP2Error(.invalidOperation, "response body on stream \(self.streamID) too large"))
         }
         guard let status = self.status else {
-            return .failure(responder, HTTP2Error(.streamReset, "stream ended without a response status", http2ErrorCode: .protocolError))
+            return .failure(responder, HTTP2Error(.invalidResponse, "stream ended without a response status"))
         }
         let response = HTTP2Response(status: status, headers: self.headers, body: self.body)
         self.headers = HTTP2Headers()

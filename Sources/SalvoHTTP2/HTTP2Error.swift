@@ -23,7 +23,12 @@ public struct HTTP2Error: Error, Sendable, CustomStringConvertible {
         /// response ended; the server may have processed it.
         public static let connectionLost = Code("connectionLost")
         /// The peer reset the stream with a code other than REFUSED_STREAM (`http2ErrorCode`).
+        /// PROTOCOL_ERROR means the server found the request malformed (RFC 9113 §8.1.1).
         public static let streamReset = Code("streamReset")
+        /// The server's response broke HTTP/2's rules or this handler's bounds (a malformed or
+        /// oversized header block): nghttp2 reset the stream, or the response was dropped. The
+        /// server may have processed the request.
+        public static let invalidResponse = Code("invalidResponse")
         /// The request's deadline passed before the server ended the response.
         public static let timeout = Code("timeout")
         /// libnghttp2 returned an error (`libraryErrorCode`, message from `nghttp2_strerror`).
@@ -69,7 +74,7 @@ public struct HTTP2Error: Error, Sendable, CustomStringConvertible {
     /// connections and resets are transient; library, mode and configuration errors are not.
     public var isRetriable: Bool {
         switch self.code {
-        case .notSent, .connectionLost, .timeout, .streamReset: return true
+        case .notSent, .connectionLost, .timeout, .streamReset, .invalidResponse: return true
         default: return false
         }
     }

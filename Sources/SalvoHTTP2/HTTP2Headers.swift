@@ -107,11 +107,23 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
         self.count += other.count
     }
 
+    /// Longest name a field may have: entries store its length in 16 bits.
+    public static let maximumNameLength = Int(UInt16.max)
+
+    /// Whether a field of these sizes can be stored. Received fields are checked before they are
+    /// added (`HTTP2SessionHandler.Configuration.maxHeaderListSize`), so a peer's oversized name
+    /// is a stream error, never the precondition below.
+    public static func fits(name: Int, value: Int) -> Bool {
+        name <= Self.maximumNameLength && value <= Int(UInt32.max)
+    }
+
     /// Appends a field from bytes valid only for the duration of the call: one capacity check
     /// and two copies, because this runs for every header of every request and response (public
-    /// for servers writing a value into a stack buffer, such as the mock's `apns-id`).
+    /// for servers writing a value into a stack buffer, such as the mock's `apns-id`). A name
+    /// longer than ``maximumNameLength`` is a programming error (fields this process builds are
+    /// short; received ones are bounded first).
     public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        precondition(name.count <= Int(UInt16.max) && value.count <= Int(UInt32.max), "header field too long")
+        precondition(Self.fits(name: name.count, value: value.count), "header field too long")
         let total = Self.entryHeaderSize + name.count + value.count
         // reserve + withVeryUnsafeMutableBytes + moveWriterIndex: measured cheaper than the
         // write/withUnsafeMutableWritableBytes APIs, whose generic dropFirst costs more than

@@ -108,8 +108,14 @@ extension HTTP2SessionHandler {
             error = HTTP2Error(.notSent, "stream \(streamID) above GOAWAY last stream id", http2ErrorCode: errorCode)
         } else if errorCode == .refusedStream {
             error = HTTP2Error(.notSent, "stream \(streamID) refused by the server", http2ErrorCode: errorCode)
-        } else {
+        } else if stream.resetByPeer || errorCode == .noError {
             error = HTTP2Error(.streamReset, "stream \(streamID) closed before a response", http2ErrorCode: errorCode)
+        } else {
+            // nghttp2 reset it: the server's frames on this stream broke HTTP/2's rules (say, a
+            // malformed response header block). Not the request's fault, unlike a server's reset.
+            error = HTTP2Error(
+                .invalidResponse, "stream \(streamID) reset by the client: the server's response broke HTTP/2's rules",
+                http2ErrorCode: errorCode)
         }
         self.pendingCompletions.append(.failure(responder, error))
     }

@@ -22,6 +22,15 @@ extension HTTP2SessionHandler {
         /// delivered. Client: a larger response fails its request with `.invalidOperation` once
         /// the server ends the stream (the excess is dropped, no reset is sent). Default: 1 MiB.
         public var maxBodySize: Int = 1 << 20
+        /// Largest header block accepted, counted as RFC 9113 §6.5.2 counts it: each field's name
+        /// and value plus 32 bytes, so it also bounds the number of fields (2,048 empty ones at
+        /// the default). Advertised as SETTINGS_MAX_HEADER_LIST_SIZE and enforced on every block
+        /// received, because HPACK lets a peer make us store far more than it sends. Server: a
+        /// larger request is reset with PROTOCOL_ERROR and never delivered; the connection goes
+        /// on. Client: a larger response fails its request with `.invalidResponse` once the server
+        /// ends the stream (no reset is sent). A field name over 65,535 bytes is refused the same
+        /// way at any setting. Default: 64 KiB (an APNs request uses about 1 KiB).
+        public var maxHeaderListSize: Int = 64 << 10
 
         /// Client mode: the response header fields delivered (lower-case names); the others are
         /// skipped instead of copied. A client reading two fields of every response (APNs:
@@ -54,6 +63,8 @@ extension HTTP2SessionHandler {
                 "assumedPeerMaxConcurrentStreams must be within 1...2^32-1")
             try require(self.maxWriteSize >= 16 * 1024, "maxWriteSize must be at least 16 KiB")
             try require(self.maxBodySize >= 0, "maxBodySize must not be negative")
+            try require(
+                (4_096...(16 << 20)).contains(self.maxHeaderListSize), "maxHeaderListSize must be within 4096...16 MiB")
             try require(
                 self.keptResponseHeaders?.allSatisfy { $0 == $0.lowercased() } ?? true,
                 "keptResponseHeaders must be lower-case names (HTTP/2 sends no others)")

@@ -14,6 +14,14 @@ extension HTTP2SessionHandler: NGHTTP2SessionDelegate {
         }
     }
 
+    func sessionHeaderBlockTooLarge(slot: Int) {
+        if self.mode == .client { self.clientStreams.update(slot) { $0.headersTooLarge = true } }
+    }
+
+    func sessionPeerResetStream(slot: Int) {
+        if self.mode == .client { self.clientStreams.update(slot) { $0.resetByPeer = true } }
+    }
+
     func sessionReceivedData(slot: Int, bytes: UnsafeRawBufferPointer) {
         switch self.mode {
         case .client: self.clientReceivedData(slot: slot, bytes: bytes)

@@ -258,6 +258,7 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
         var settings: [(id: NGHTTP2SettingsID, value: UInt32)] = [
             (.initialWindowSize, UInt32(self.configuration.initialStreamWindowSize)),
             (.noRFC7540Priorities, 1),
+            (.maxHeaderListSize, UInt32(self.configuration.maxHeaderListSize)),
         ]
         switch self.mode {
         case .client:
@@ -271,7 +272,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             settings: settings,
             connectionWindowSize: self.configuration.connectionWindowSize,
             keptHeaderNames: self.mode == .client ? self.configuration.keptResponseHeaders : nil,
-            unindexedHeaderNames: self.configuration.unindexedHeaders
+            unindexedHeaderNames: self.configuration.unindexedHeaders,
+            maxHeaderListSize: self.configuration.maxHeaderListSize
         )
     }
 }

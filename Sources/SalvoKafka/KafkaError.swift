@@ -24,6 +24,8 @@ public struct KafkaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let topicAlreadyExists = Code("topicAlreadyExists")
         /// The message was refused (too large, invalid), retrying it unchanged will not help.
         public static let messageRejected = Code("messageRejected")
+        /// The cluster refused the client the operation (topic or cluster authorization).
+        public static let unauthorized = Code("unauthorized")
         /// Committing offsets failed.
         public static let commitFailed = Code("commitFailed")
         /// The client raised a fatal error (for example an idempotent producer lost its sequence).
@@ -48,6 +50,13 @@ public struct KafkaError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isRetriable: Bool
     /// Whether the client that raised it is unusable from now on.
     public var isFatal: Bool
+
+    /// Whether producing the same record again can never succeed: it is too large or invalid for
+    /// the cluster, or the client is not authorized for its topic. A caller that retries such a
+    /// record forever blocks whatever waits for it.
+    public var isPermanent: Bool {
+        !isRetriable && !isFatal && (code == .messageRejected || code == .unauthorized)
+    }
     /// Where in Salvo the error was created.
     public var file: String
     /// Where in Salvo the error was created.

@@ -1,3 +1,4 @@
+import SalvoTestSupport
 import Crypto
 import Foundation
 import SalvoAPNs

@@ -1,4 +1,5 @@
 @testable import SalvoAPNs
+import SalvoTestSupport
 import Testing
 
 @Suite struct APNsTokenStateMachineTests {

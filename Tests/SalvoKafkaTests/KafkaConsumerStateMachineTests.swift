@@ -1,4 +1,5 @@
 @testable import SalvoKafka
+import SalvoTestSupport
 import Testing
 
 @Suite struct KafkaConsumerStateMachineTests {
@@ -169,6 +170,24 @@ import Testing
         #expect(back.startOffsets == [p0: 8])
         _ = machine.revoked([p0])
         #expect(machine.assigned([p0]).startOffsets.isEmpty, "only the very next assignment uses it")
+    }
+
+    @Test func aReassignmentStartingAtAnUncommittedWatermarkCommitsItWithoutNewMessages() {
+        var machine = makeMachine()
+        _ = machine.receive(message(p0, 7))
+        _ = machine.markDone(7, in: p0)
+        _ = machine.revoked([p0, p1], uncommitted: machine.revoking([p0, p1]))
+        let back = machine.assigned([p0])
+        machine.starting(at: back.startOffsets)
+        clock.advance(by: .seconds(1))
+        #expect(machine.tick(now: clock.now).commit == [p0: 8], "the group's offset catches up although p0 stays idle")
+        machine.commitFinished([p0: 8], succeeded: true)
+        _ = machine.receive(message(p0, 8))
+        clock.advance(by: .seconds(1))
+        #expect(machine.tick(now: clock.now).commit == nil, "offset 8 is outstanding: nothing new to commit")
+        _ = machine.markDone(8, in: p0)
+        clock.advance(by: .seconds(1))
+        #expect(machine.tick(now: clock.now).commit == [p0: 9])
     }
 
     @Test func uncommittedWatermarksOfSeveralRevokesAreKeptTogether() {

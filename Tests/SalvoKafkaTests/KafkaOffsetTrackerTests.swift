@@ -31,6 +31,19 @@ import Testing
         #expect(tracker.commitCandidates().isEmpty, "11 is done but 10 is not")
     }
 
+    @Test func aPartitionStartedAtADoneWatermarkOffersItForCommit() {
+        var tracker = KafkaOffsetTracker()
+        tracker.start(at: 42, in: partition)
+        #expect(tracker.commitCandidates() == [partition: 42])
+        tracker.didCommit([partition: 42])
+        #expect(tracker.commitCandidates().isEmpty)
+        tracker.track(42, in: partition)
+        tracker.start(at: 7, in: partition)
+        #expect(tracker.committableOffset(for: partition) == 42, "a tracked partition is left as it is")
+        tracker.markDone(42, in: partition)
+        #expect(tracker.commitCandidates() == [partition: 43])
+    }
+
     @Test func offsetGapsFromCompactionDoNotBlock() {
         var tracker = KafkaOffsetTracker()
         for offset: Int64 in [5, 7, 20] { tracker.track(offset, in: partition) }

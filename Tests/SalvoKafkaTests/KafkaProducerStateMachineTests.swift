@@ -1,4 +1,5 @@
 @testable import SalvoKafka
+import SalvoTestSupport
 import Testing
 
 @Suite struct KafkaProducerStateMachineTests {

@@ -130,7 +130,7 @@ struct FaultTests {
     @Test("a Shutdown storm started by an operator answers 503 Shutdown until it ends")
     func storm() async throws {
         try await MockFixture.withServer { server, addresses in
-            server.startShutdownStorm(seconds: 60)
+            try server.startShutdownStorm(seconds: 60)
             let client = try await TestAPNsClient.connect(port: addresses.port, tls: nil)
             #expect(try await client.send(TestPush().request).reason == .shutdown)
             await client.close()

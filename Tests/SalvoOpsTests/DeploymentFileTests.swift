@@ -65,6 +65,7 @@ struct DeploymentFileTests {
         #expect(try command("tls").starts(with: ["mock-apns", "--generate-tls"]))
         #expect(try command("loadtest") == [
             "loadtest", "--scenario", "/loadtest/scenarios/smoke.yaml", "--brokers", "kafka:9092", "--mock-admin", "http://mock:9101",
+            "--report-dir", "/var/lib/salvo/loadtest-report",
         ])
         #expect(try command("worker") == ["worker", "--config", "/etc/salvo/worker.yaml"])
         func dependencies(_ service: String) -> [String: String] {

@@ -6,6 +6,8 @@ import Testing
     typealias Machine = RetryScheduler.StateMachine<ContinuousClock>
     static let unavailable = RetryReason(kind: .apnsUnavailable, apnsStatus: 503, apnsReason: "ServiceUnavailable")
     static let throttled = RetryReason(kind: .tooManyRequests, apnsStatus: 429, apnsReason: "TooManyRequests")
+    /// Holds delays up to two minutes in memory, so the tests below see the mechanics of holding.
+    static let holdsTwoMinutes = RetryScheduler.Configuration(maximumHeldDelay: .seconds(120))
 
     let start = ContinuousClock.now
 
@@ -29,7 +31,7 @@ import Testing
     }
 
     @Test func heldNotificationsComeBackTogetherNeverEarly() throws {
-        var machine = try Machine(now: start, jitter: Jitter(seed: 1))
+        var machine = try Machine(configuration: Self.holdsTwoMinutes, now: start, jitter: Jitter(seed: 1))
         for n in 0..<50 {
             guard case .held = machine.schedule(Fixtures.notification(n), reason: Self.unavailable, now: start) else {
                 Issue.record("expected the notification to be held")
@@ -63,7 +65,7 @@ import Testing
     }
 
     @Test func tooManyRequestsWaitsLonger() throws {
-        var machine = try Machine(now: start, jitter: Jitter(seed: 3))
+        var machine = try Machine(configuration: Self.holdsTwoMinutes, now: start, jitter: Jitter(seed: 3))
         guard case .held(let due, _) = machine.schedule(Fixtures.notification(), reason: Self.throttled, now: start) else {
             Issue.record("expected the notification to be held")
             return
@@ -73,7 +75,7 @@ import Testing
     }
 
     @Test func rearmsOnlyWhenTheEarliestDeadlineMovesEarlier() throws {
-        var machine = try Machine(now: start, jitter: Jitter(seed: 4))
+        var machine = try Machine(configuration: Self.holdsTwoMinutes, now: start, jitter: Jitter(seed: 4))
         let late = machine.schedule(Fixtures.notification(1, attempt: 5), reason: Self.unavailable, now: start)
         let later = machine.schedule(Fixtures.notification(2, attempt: 6), reason: Self.unavailable, now: start)
         let early = machine.schedule(Fixtures.notification(3, attempt: 1), reason: Self.unavailable, now: start)
@@ -110,7 +112,7 @@ import Testing
     }
 
     @Test func holdsRetryTopicRecordsUntilTheirDueTime() throws {
-        var machine = try Machine(now: start, jitter: Jitter(seed: 8))
+        var machine = try Machine(configuration: Self.holdsTwoMinutes, now: start, jitter: Jitter(seed: 8))
         let notification = Fixtures.notification(attempt: 4)
         let action = machine.hold(notification, until: start.advanced(by: .milliseconds(1_234)), now: start)
         #expect(action == .held(due: start.advanced(by: .milliseconds(1_300)), rearmTimer: true))
@@ -125,7 +127,7 @@ import Testing
     }
 
     @Test func shutdownDrainsEverything() throws {
-        var machine = try Machine(now: start, jitter: Jitter(seed: 7))
+        var machine = try Machine(configuration: Self.holdsTwoMinutes, now: start, jitter: Jitter(seed: 7))
         for n in 0..<20 {
             _ = machine.schedule(Fixtures.notification(n, app: n.isMultiple(of: 2) ? "news" : "chat", attempt: 1 + n % 5), reason: Self.unavailable, now: start)
         }
@@ -139,7 +141,7 @@ import Testing
 
     @Test func sameSeedSameSchedule() throws {
         func run() throws -> [Machine.ScheduleAction] {
-            var machine = try Machine(now: start, jitter: Jitter(seed: 99))
+            var machine = try Machine(configuration: Self.holdsTwoMinutes, now: start, jitter: Jitter(seed: 99))
             return (0..<10).map { machine.schedule(Fixtures.notification($0, attempt: 1 + $0 % 4), reason: Self.unavailable, now: start) }
         }
         #expect(try run() == run())
@@ -155,5 +157,22 @@ import Testing
         #expect(throws: SalvoWorkerError.self) {
             try Machine(configuration: .init(tooManyRequests: RetryBackoff(initialDelay: .seconds(1), multiplier: 0.5, maximumDelay: .seconds(9))), now: start)
         }
+    }
+
+    @Test func byDefaultARetryDueLaterThanFiveSecondsGoesToTheRetryTopic() throws {
+        let start = ContinuousClock.now
+        var machine = try Machine(now: start, jitter: Jitter(seed: 12))
+        // A 429 waits at least 5 s (half of the 10 s first delay, jittered): not held, so it never
+        // holds its job's offset.
+        guard case .handOff = machine.schedule(Fixtures.notification(1), reason: Self.throttled, now: start) else {
+            Issue.record("a 429 retry should go to the retry topic")
+            return
+        }
+        // A first 5xx backoff (0.25–0.5 s) is held.
+        guard case .held = machine.schedule(Fixtures.notification(2), reason: Self.unavailable, now: start) else {
+            Issue.record("a short backoff should be held")
+            return
+        }
+        #expect(machine.heldCount == 1)
     }
 }

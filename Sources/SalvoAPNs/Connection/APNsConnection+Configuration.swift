@@ -10,6 +10,7 @@ extension APNsConnection {
         /// for the mock). Certificate credentials present their client certificate here.
         case tls(trustRoots: NIOSSLTrustRoots = .default)
         /// h2c: no encryption, no server authentication. Certificate credentials cannot be used.
+        /// Only to loopback addresses unless ``Configuration/allowsRemotePlaintext`` is set.
         case plaintext
     }
 
@@ -18,9 +19,14 @@ extension APNsConnection {
     public struct Configuration: Sendable {
         /// TLS or h2c. Default: TLS with the system's trust roots.
         public var transport: Transport = .tls()
+        /// Whether h2c (``Transport/plaintext``) may go to a host that is not a loopback address.
+        /// Default: false: h2c sends the provider token, payloads and device tokens unencrypted,
+        /// so it is for a mock on the same machine unless the operator says otherwise.
+        public var allowsRemotePlaintext = false
         /// Overrides the name sent in SNI and checked against the server certificate.
-        /// Default: nil, the environment's host (an IP address host sends no SNI and is checked
-        /// against the certificate's IP addresses).
+        /// Default: nil, the environment's host. A DNS name must match a DNS entry of the
+        /// certificate's subjectAltName (``APNsServerIdentity``); an IP address host sends no SNI
+        /// and is checked against the certificate's IP entries.
         public var tlsServerName: String?
         /// From the TCP connect until the server's first SETTINGS (TCP, TLS handshake, HTTP/2
         /// preface). Default: 10 s.

@@ -5,7 +5,9 @@ import NIOSSL
 import SalvoHTTP2
 
 /// Opens real connections: TCP with TCP_NODELAY, NIOSSL (TLS 1.2+, ALPN `h2`, verification on,
-/// SNI) or h2c, then `HTTP2SessionHandler` in client mode, then ``APNsConnectionHandler``.
+/// SNI, a DNS host matched by a DNS entry of the certificate: ``APNsServerIdentity``) or h2c (to
+/// loopback addresses only, unless allowed: ``APNsPlaintextPolicy``), then `HTTP2SessionHandler`
+/// in client mode, then ``APNsConnectionHandler``.
 ///
 /// The TLS context is built once here and shared by every connection (building one loads the
 /// trust roots and the client certificate).
@@ -15,6 +17,9 @@ struct APNsConnectionFactory: APNsPoolConnectionFactory {
     let eventLoop: any EventLoop
     private let sslContext: NIOSSLContext?
     private let serverHostname: String?
+    private let serverIdentity: APNsServerIdentity?
+    /// Whether an h2c connection checks that the address it reached is a loopback address.
+    private let requiresLoopbackPeer: Bool
     private let encoder: APNsRequestEncoder
     private let authorizationSource: APNsAuthorizationSource?
     private let metrics: APNsPoolMetrics?
@@ -44,14 +49,19 @@ struct APNsConnectionFactory: APNsPoolConnectionFactory {
         case (.plaintext, .certificate):
             throw APNsError(code: .invalidConfiguration, message: "certificate credentials need the TLS transport")
         case (.plaintext, .token):
+            guard configuration.allowsRemotePlaintext || APNsPlaintextPolicy.isLoopback(host: environment.host) else {
+                throw APNsPlaintextPolicy.refusal(host: environment.host)
+            }
             self.sslContext = nil
         }
+        self.requiresLoopbackPeer = self.sslContext == nil && !configuration.allowsRemotePlaintext
         if case .token = credential, authorizationSource == nil {
             throw APNsError(code: .invalidConfiguration, message: "token credentials need a token provider")
         }
         let host = environment.host
         let isIPAddress = (try? SocketAddress(ipAddress: host, port: 0)) != nil
         self.serverHostname = configuration.tlsServerName ?? (isIPAddress ? nil : host)
+        self.serverIdentity = APNsServerIdentity(serverName: self.serverHostname)
         let defaultPort = self.sslContext == nil ? 80 : 443
         let authority = environment.port == defaultPort ? host : "\(host):\(environment.port)"
         self.encoder = APNsRequestEncoder(authority: authority, scheme: self.sslContext == nil ? "http" : "https")
@@ -96,15 +106,24 @@ struct APNsConnectionFactory: APNsPoolConnectionFactory {
         let handlers = NIOLoopBound((session, handler), eventLoop: self.eventLoop)
         let sslContext = self.sslContext
         let serverHostname = self.serverHostname
+        let serverIdentity = self.serverIdentity
+        let requiresLoopbackPeer = self.requiresLoopbackPeer
         ClientBootstrap(group: self.eventLoop)
             .connectTimeout(TimeAmount(self.configuration.connectTimeout))
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let (session, handler) = handlers.value
                     let pipeline = channel.pipeline.syncOperations
-                    if let sslContext {
+                    if let sslContext, let serverIdentity {
+                        try pipeline.addHandler(
+                            NIOSSLClientHandler._makeSSLClientHandler(
+                                context: sslContext, serverHostname: serverHostname,
+                                additionalPeerCertificateVerificationCallback: serverIdentity.verificationCallback()))
+                    } else if let sslContext {
                         try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverHostname))
+                    } else if requiresLoopbackPeer {
+                        try pipeline.addHandler(APNsPlaintextPolicy.LoopbackPeerHandler())
                     }
                     try pipeline.addHandler(session)
                     try pipeline.addHandler(handler)

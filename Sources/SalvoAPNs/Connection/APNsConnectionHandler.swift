@@ -238,7 +238,7 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
                 "APNs sent GOAWAY",
                 metadata: [
                     "error-code": "\(goAway.errorCode)", "last-stream-id": "\(goAway.lastStreamID)",
-                    "debug-data": "\(String(buffer: goAway.debugData))",
+                    "debug-data": "\(goAway.debugText())",
                 ])
             switch self.stateMachine.goAwayReceived() {
             case .none, .sendGoAwayAndNotify:
@@ -246,7 +246,7 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
             case .notifyDraining:
                 self.delegate?.connectionDraining(self.id)
             case .fail(let reason):
-                self.fail(.connectionFailed("\(reason): \(goAway.errorCode) \(String(buffer: goAway.debugData))"))
+                self.fail(.connectionFailed("\(reason): \(goAway.errorCode) \(goAway.debugText())"))
             }
         case .pingAcknowledged(let ack):
             self.metrics?.pingRoundTrip.recordNanoseconds(ack.roundTripTime.nanoseconds)
@@ -302,14 +302,6 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
         if let cached = self.authorization, deadline < cached.until { return }
         let token = try source.authorization(self.id)
         self.authorization = (token.headerValue, token.generation, deadline + Self.authorizationReuse)
-    }
-
-    static func apnsError(_ error: HTTP2Error) -> APNsError {
-        switch error.code {
-        case .notSent: return .notSent(error.message)
-        case .timeout: return APNsError(code: .timedOut, message: "no answer from APNs before the deadline", underlying: error.message)
-        default: return .connectionLost(error.description)
-        }
     }
 
     // MARK: Keepalive
@@ -377,15 +369,5 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
         guard let onSetup = self.onSetup else { return }
         self.onSetup = nil
         onSetup(result)
-    }
-}
-
-extension APNsError {
-    static func connectionFailed(_ cause: String) -> APNsError {
-        APNsError(code: .connectionFailed, message: "cannot connect to APNs: \(cause)", underlying: cause)
-    }
-
-    static func connectionLost(_ cause: String) -> APNsError {
-        APNsError(code: .connectionLost, message: "connection to APNs lost before the answer: \(cause)", underlying: cause)
     }
 }

@@ -40,6 +40,20 @@ enum ASCII {
         return Array(String(value).utf8)
     }
 
+    /// Whether `bytes` may be sent as an HTTP/2 field value, by the strict reading of RFC 9113
+    /// §8.2.1 that nghttp2 servers apply: no control characters (0x00…0x1F, 0x7F; HTAB too, which
+    /// the RFC allows inside a value but no APNs field needs) and no space at either end. Bytes
+    /// 0x80 and above (UTF-8) pass.
+    static func isHeaderFieldValue(_ bytes: some Collection<UInt8>) -> Bool {
+        if bytes.first == 0x20 { return false }
+        var last: UInt8 = 0
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F { return false }
+            last = byte
+        }
+        return last != 0x20
+    }
+
     /// Visible ASCII (0x21…0x7E): what topics may hold.
     @inline(__always)
     static func isVisible(_ byte: UInt8) -> Bool {

@@ -1,6 +1,10 @@
 extension APNsConnectionPool {
     /// Settings of one pool (one credential and environment).
     public struct Configuration: Sendable {
+        /// The pool's name: the `pool` dimension of its `salvo_apns_*` metrics and the `apns-pool`
+        /// field of its log lines. The worker names each pool `<app>/<environment>`. Default: nil,
+        /// `<credential>/<environment>` (`TEAMID.KEYID/production`, or the certificate's bundle id).
+        public var name: String?
         /// Connections kept open. Apple suggests several for volume; each carries as many
         /// concurrent requests as APNs allows (often 1000). Default: 2.
         public var connectionCount = 2

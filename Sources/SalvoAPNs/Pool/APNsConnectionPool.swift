@@ -62,7 +62,7 @@ public final class APNsConnectionPool: Sendable {
         _ logger: Logger
     ) throws(APNsError) {
         try configuration.validate()
-        let metrics = APNsPoolMetrics(pool: Self.label(credential, environment))
+        let metrics = APNsPoolMetrics(pool: configuration.name ?? Self.label(credential, environment))
         var logger = logger
         logger[metadataKey: "apns-pool"] = "\(metrics.pool)"
         let factory = try APNsConnectionFactory(
@@ -149,11 +149,12 @@ public final class APNsConnectionPool: Sendable {
         }
     }
 
-    /// The `pool` metric dimension and log label: credential kind, its id and the environment.
+    /// The default `pool` metric dimension and log label, `<credential>/<environment>`: the team
+    /// and key id of a token credential, the bundle id of a certificate.
     static func label(_ credential: APNsCredential, _ environment: APNsEnvironment) -> String {
         switch credential {
-        case .certificate(let certificate): return "certificate:\(certificate.bundleID ?? "unknown")@\(environment.kind.rawValue)"
-        case .token(let token): return "token:\(token.teamID).\(token.keyID)@\(environment.kind.rawValue)"
+        case .certificate(let certificate): return "\(certificate.bundleID ?? "certificate")/\(environment.kind.rawValue)"
+        case .token(let token): return "\(token.teamID).\(token.keyID)/\(environment.kind.rawValue)"
         }
     }
 }

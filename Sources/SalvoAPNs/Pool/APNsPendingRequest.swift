@@ -1,3 +1,5 @@
+import NIOCore
+
 /// One request the pool owes an outcome for: a position in its caller's submission (the
 /// request itself stays in the caller's array, so moving this around costs one reference), and
 /// what its replays need to know.
@@ -9,6 +11,9 @@ struct APNsPendingRequest {
     var replays = 0
     /// Whether it was already replayed after ExpiredProviderToken (that happens once).
     var replayedWithRefreshedToken = false
+    /// When it last left the pool for a connection: the start of its dispatch round, whose clock
+    /// reading also gave its deadline (`salvo_apns_request_duration_seconds`).
+    var sentAt = NIODeadline.uptimeNanoseconds(0)
 
     init(_ submission: APNsPoolSubmission, index: Int) {
         self.submission = submission

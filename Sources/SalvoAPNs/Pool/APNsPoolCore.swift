@@ -113,6 +113,8 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
             // The state machine only leases connections this table holds.
             preconditionFailure("leased \(id), which the pool does not hold")
         }
+        var pending = pending
+        pending.sentAt = deadline - self.requestTimeout
         let tag = UInt64(self.inFlightRequests.insert(pending))
         // Borrowed in place from the caller's array: `pending.request` would copy it (a retain
         // per array and buffer it holds).
@@ -131,13 +133,13 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
         switch result {
         case .response(let response):
             self.stateMachine.streamFinished(id, answered: true)
-            self.metrics.responseReceived(status: response.status)
+            self.answered(pending, response)
             let outcome: APNsOutcome =
                 response.isAccepted ? .accepted(apnsID: response.apnsID, uniqueID: response.apnsUniqueID) : .rejected(response)
             pending.deliver(outcome)
         case .expiredProviderToken(let response, let action):
             self.stateMachine.streamFinished(id, answered: true)
-            self.metrics.responseReceived(status: response.status)
+            self.answered(pending, response)
             if pending.replayedWithRefreshedToken {
                 pending.deliver(.rejected(response))
             } else {
@@ -157,10 +159,23 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
                 self.replay(replay)
             } else {
                 self.metrics.requestFailed(error.code)
+                // Not sent: it never reached APNs, so it has no round trip to measure.
+                if error.code != .notSent { self.measure(pending, .none) }
                 pending.deliver(.failed(error))
             }
         }
         if !self.queue.isEmpty { self.drainQueue() }
+    }
+
+    private func answered(_ pending: APNsPendingRequest, _ response: APNsResponse) {
+        self.metrics.responseReceived(response)
+        self.measure(pending, APNsStatusClass(status: response.status))
+    }
+
+    /// The one clock reading per request: its send time reuses its dispatch round's.
+    private func measure(_ pending: APNsPendingRequest, _ statusClass: APNsStatusClass) {
+        let elapsed = self.eventLoop.now - pending.sentAt
+        self.metrics.requestFinished(statusClass, nanoseconds: elapsed.nanoseconds)
     }
 
     /// Replays go out at once when credit allows, else ahead of every waiting caller.

@@ -1,8 +1,9 @@
 import Metrics
 
 /// The pool's swift-metrics instruments, created once per pool (creating one costs a factory
-/// lookup and an allocation, so nothing here is created per request). Every name starts with
-/// `salvo_apns_` and carries a `pool` dimension naming the credential and environment.
+/// lookup and an allocation, so nothing here is created per request; the rare rejections are
+/// cached by status and reason). Every name starts with `salvo_apns_` and carries a `pool`
+/// dimension: ``APNsConnectionPool/Configuration/name``.
 final class APNsPoolMetrics: Sendable {
     let pool: String
     let inFlight: Gauge
@@ -17,26 +18,22 @@ final class APNsPoolMetrics: Sendable {
     let goAways: Counter
     let replays: Counter
     let pingRoundTrip: Timer
-    /// `salvo_apns_requests_total{status}` for the statuses APNs documents, and "other".
-    private let responses: [Int: Counter]
-    private let otherResponses: Counter
+    /// `salvo_apns_requests_total{status="200",reason=""}`, by far the most frequent answer.
     private let accepted: Counter
+    /// The other answers, by status and reason (``APNsPoolAnswerLabels``), created on first use.
+    private let rejections: APNsPoolRejectionCounters
+    /// `salvo_apns_request_duration_seconds` by ``APNsStatusClass``, in `allCases` order.
+    private let durations: [Timer]
     /// `salvo_apns_failures_total{code}` for requests that ended without an answer.
     private let notSent: Counter
     private let timedOut: Counter
     private let connectionLost: Counter
     private let otherFailures: Counter
 
-    /// The statuses APNs answers with (Apple's documentation lists these and no others).
-    static let documentedStatuses = [200, 400, 403, 404, 405, 410, 413, 429, 500, 503]
-
     init(pool: String) {
         let dimensions = [("pool", pool)]
         func connections(_ state: String) -> Gauge {
             Gauge(label: "salvo_apns_connections", dimensions: dimensions + [("state", state)])
-        }
-        func requests(_ status: String) -> Counter {
-            Counter(label: "salvo_apns_requests_total", dimensions: dimensions + [("status", status)])
         }
         func failures(_ code: String) -> Counter {
             Counter(label: "salvo_apns_failures_total", dimensions: dimensions + [("code", code)])
@@ -54,21 +51,25 @@ final class APNsPoolMetrics: Sendable {
         self.goAways = Counter(label: "salvo_apns_goaways_total", dimensions: dimensions)
         self.replays = Counter(label: "salvo_apns_replays_total", dimensions: dimensions)
         self.pingRoundTrip = Timer(label: "salvo_apns_ping_rtt_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds)
-        self.responses = Dictionary(uniqueKeysWithValues: Self.documentedStatuses.map { ($0, requests(String($0))) })
-        self.otherResponses = requests("other")
-        self.accepted = self.responses[200]!
-        self.notSent = failures(APNsError.Code.notSent.description)
-        self.timedOut = failures(APNsError.Code.timedOut.description)
-        self.connectionLost = failures(APNsError.Code.connectionLost.description)
+        self.accepted = Counter(label: "salvo_apns_requests_total", dimensions: dimensions + [("status", "200"), ("reason", "")])
+        self.rejections = APNsPoolRejectionCounters(pool: pool)
+        self.durations = APNsStatusClass.allCases.map {
+            Timer(
+                label: "salvo_apns_request_duration_seconds", dimensions: dimensions + [("status_class", $0.rawValue)],
+                preferredDisplayUnit: .seconds)
+        }
+        self.notSent = failures("not_sent")
+        self.timedOut = failures("timed_out")
+        self.connectionLost = failures("connection_lost")
         self.otherFailures = failures("other")
     }
 
-    /// Counts an answer from APNs by status; 200, by far the most frequent, without a lookup.
-    func responseReceived(status: Int) {
-        if status == 200 {
+    /// Counts an answer from APNs by status and reason; 200 without a lookup.
+    func responseReceived(_ response: APNsResponse) {
+        if response.status == 200 {
             self.accepted.increment()
         } else {
-            (self.responses[status] ?? self.otherResponses).increment()
+            self.rejections.increment(status: response.status, reason: response.reason)
         }
     }
 
@@ -80,5 +81,10 @@ final class APNsPoolMetrics: Sendable {
         case .connectionLost: self.connectionLost.increment()
         default: self.otherFailures.increment()
         }
+    }
+
+    /// Records how long a request took from leaving the pool to its answer (or its failure).
+    func requestFinished(_ statusClass: APNsStatusClass, nanoseconds: Int64) {
+        self.durations[statusClass.index].recordNanoseconds(nanoseconds)
     }
 }

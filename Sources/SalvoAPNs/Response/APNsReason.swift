@@ -60,9 +60,38 @@ public enum APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
         uniqueKeysWithValues: documented.map { ($0.string, $0) }
     )
 
-    /// Maps Apple's string to a reason; unknown strings become ``other(_:)``.
+    /// Longest unknown reason kept, in UTF-8 bytes: Apple's longest is 27. An answer's body
+    /// comes from the network (up to the connection's body limit); its reason ends up in logs,
+    /// errors and dead-letter headers.
+    public static let maximumOtherLength = 64
+
+    /// Maps Apple's string to a reason; unknown strings become ``other(_:)``, cut to
+    /// ``maximumOtherLength`` bytes (at a character boundary).
     public init(_ string: String) {
-        self = Self.byString[string] ?? .other(string)
+        if let known = Self.byString[string] {
+            self = known
+        } else if string.utf8.count <= Self.maximumOtherLength {
+            self = .other(string)
+        } else {
+            var cut = ""
+            for character in string {
+                guard cut.utf8.count + character.utf8.count <= Self.maximumOtherLength else { break }
+                cut.append(character)
+            }
+            self = .other(cut)
+        }
+    }
+
+    /// The value for a metric's `reason` label: Apple's string for a documented reason, `other`
+    /// for any other, so an unknown reason (chosen by whoever answers) cannot create new series.
+    public var metricLabel: String {
+        if case .other = self { return "other" }
+        return self.string
+    }
+
+    /// ``metricLabel`` of the reason spelled `string` (as records and retry reasons carry it).
+    public static func metricLabel(_ string: String) -> String {
+        Self.byString[string] == nil ? "other" : string
     }
 
     /// Apple's string, as in the response body.
@@ -125,8 +154,9 @@ public enum APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// What to do after this answer (Apple's retry matrix). Unknown reasons are not retried here:
-    /// ``APNsResponse/retryPolicy`` refines them by status.
+    /// What to do after this answer (Apple's retry matrix) when it comes with its own ``status``.
+    /// Unknown reasons are not retried here; ``APNsResponse/retryPolicy`` decides by the status
+    /// first and consults this only for a reason paired with the status it came with.
     public var retryPolicy: APNsRetryPolicy {
         switch self {
         case .tooManyRequests: return .afterDelayPerToken

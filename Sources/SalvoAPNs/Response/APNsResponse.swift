@@ -57,18 +57,26 @@ public struct APNsResponse: Sendable, Hashable {
     /// APNs accepted the notification for delivery.
     public var isAccepted: Bool { status == 200 }
 
-    /// What to do next: nil when accepted; the reason's policy when APNs knows it; else by status
-    /// (an unknown reason with a 5xx still backs off rather than dropping the notification).
+    /// What to do next: nil when accepted; else the status decides the class (429 delays the
+    /// token, 5xx backs off, other statuses are permanent) and the reason refines it only when
+    /// Apple's table pairs it with this status (429 TooManyProviderTokenUpdates backs off, 403
+    /// ExpiredProviderToken refreshes the token). A 500 carrying `BadDeviceToken` is a 5xx.
     public var retryPolicy: APNsRetryPolicy? {
         if isAccepted { return nil }
-        switch reason {
-        case .some(.other), .none: return APNsRetryPolicy(status: status)
-        case .some(let known): return known.retryPolicy
-        }
+        return pairedReason?.retryPolicy ?? APNsRetryPolicy(status: status)
     }
 
-    /// Whether an invalid-token event should go to the feedback topic.
+    /// Whether an invalid-token event should go to the feedback topic: a token reason with the
+    /// status Apple pairs it with (410 Unregistered, 400 BadDeviceToken, …). A token reason under
+    /// another status is not trusted to declare a live token dead.
     public var producesFeedback: Bool {
-        !isAccepted && (reason?.producesFeedback ?? false)
+        !isAccepted && (pairedReason?.producesFeedback ?? false)
+    }
+
+    /// ``reason`` when Apple's table gives it this response's status; nil for an unknown reason
+    /// or one that came with another status.
+    public var pairedReason: APNsReason? {
+        guard let reason, reason.status == status else { return nil }
+        return reason
     }
 }

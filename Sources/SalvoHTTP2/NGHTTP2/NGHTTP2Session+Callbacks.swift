@@ -7,6 +7,7 @@ extension NGHTTP2Session {
     private static let typeHeaders = UInt8(NGHTTP2_HEADERS.rawValue)
     private static let typeData = UInt8(NGHTTP2_DATA.rawValue)
     private static let typeSettings = UInt8(NGHTTP2_SETTINGS.rawValue)
+    private static let typeResetStream = UInt8(NGHTTP2_RST_STREAM.rawValue)
     private static let typeGoAway = UInt8(NGHTTP2_GOAWAY.rawValue)
     private static let typePing = UInt8(NGHTTP2_PING.rawValue)
     private static let flagEndStream = UInt8(NGHTTP2_FLAG_END_STREAM.rawValue)
@@ -21,13 +22,14 @@ extension NGHTTP2Session {
             }
             return 0
         }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, _, name, nameLength, value, valueLength, _, userData in
-            NGHTTP2Session.with(userData) { session in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
+            let kept = NGHTTP2Session.with(userData) { session in
                 session.addHeader(
+                    streamID: frame?.pointee.hd.stream_id ?? 0,
                     name: UnsafeRawBufferPointer(start: name, count: nameLength),
                     value: UnsafeRawBufferPointer(start: value, count: valueLength))
             }
-            return 0
+            return kept ? 0 : NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
             guard let frame else { return 0 }
@@ -90,6 +92,8 @@ extension NGHTTP2Session {
             if header.flags & Self.flagEndStream != 0 {
                 self.peerEndedStream(streamID: header.stream_id)
             }
+        case Self.typeResetStream:
+            self.peerResetStream(streamID: header.stream_id)
         case Self.typeSettings:
             if header.flags & Self.flagAck != 0 {
                 self.sessionDelegate.sessionReceivedSettingsAck()

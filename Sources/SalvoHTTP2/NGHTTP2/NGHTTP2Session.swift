@@ -34,6 +34,9 @@ final class NGHTTP2Session {
         var keptHeaderNames: [String]? = nil
         /// Header fields sent as never-indexed literals (lower-case names).
         var unindexedHeaderNames: [String] = []
+        /// Largest received header block, RFC 9113 §6.5.2 style (see
+        /// `HTTP2SessionHandler.Configuration.maxHeaderListSize`).
+        var maxHeaderListSize: Int = 64 << 10
     }
 
     private let session: OpaquePointer
@@ -45,6 +48,12 @@ final class NGHTTP2Session {
     /// Header block being assembled between `on_begin_headers` and `on_frame_recv`.
     private var headerBlock = HTTP2Headers()
     private var headerStatus: Int?
+    /// The block's size so far as RFC 9113 §6.5.2 counts it (every field, kept or not).
+    private var headerBlockSize = 0
+    /// Client: the block outgrew `maxHeaderListSize`; later fields are dropped unread.
+    private var headerBlockTooLarge = false
+    private let role: Role
+    private let maxHeaderListSize: Int
     /// `Options.keptHeaderNames` as bytes, compared with every received name.
     private let keptHeaderNames: [[UInt8]]?
     /// `Options.unindexedHeaderNames` as bytes, compared with every sent name.
@@ -57,6 +66,8 @@ final class NGHTTP2Session {
 
     init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(HTTP2Error) {
         self.delegate = delegate
+        self.role = options.role
+        self.maxHeaderListSize = options.maxHeaderListSize
         self.keptHeaderNames = options.keptHeaderNames.map { $0.map { Array($0.utf8) } }
         self.unindexedHeaderNames = options.unindexedHeaderNames.map { Array($0.utf8) }
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
@@ -312,17 +323,46 @@ final class NGHTTP2Session {
         // With a filter most blocks keep little or nothing: no capacity reserved up front.
         self.headerBlock = self.keptHeaderNames == nil ? HTTP2Headers(minimumCapacity: 256) : HTTP2Headers()
         self.headerStatus = nil
+        self.headerBlockSize = 0
+        self.headerBlockTooLarge = false
         if isRequest {
             let slot = self.delegate.sessionPeerOpenedStream(streamID: streamID)
             nghttp2_session_set_stream_user_data(self.session, streamID, Self.pointer(slot: slot))
         }
     }
 
-    func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    /// Stores one received field; false when the block just outgrew its bounds and a server
+    /// reset the stream (nghttp2 must then be told to stop: `NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE`).
+    /// Names and values come from the network: without this bound a peer could make us store
+    /// megabytes with a few HPACK bytes, and a 65,536-byte name would not fit `HTTP2Headers`.
+    func addHeader(streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
+        guard !self.headerBlockTooLarge else { return true }
+        self.headerBlockSize += name.count + value.count + 32
+        guard self.headerBlockSize <= self.maxHeaderListSize, HTTP2Headers.fits(name: name.count, value: value.count) else {
+            return self.headerBlockExceeded(streamID: streamID)
+        }
         if name.count == 7, self.headerStatus == nil, memcmp(name.baseAddress!, Self.statusName.utf8Start, 7) == 0 {
             self.headerStatus = Self.parseStatus(value)
         } else if self.isKept(name) {
             self.headerBlock.add(name: name, value: value)
+        }
+        return true
+    }
+
+    /// Server: resets the stream with PROTOCOL_ERROR (the request is never delivered; the
+    /// connection goes on). Client: remembers it, so the request fails once the server ends the
+    /// stream, without a reset (the server may already have ended it).
+    private func headerBlockExceeded(streamID: Int32) -> Bool {
+        self.headerBlockTooLarge = true
+        self.headerBlock = HTTP2Headers()
+        switch self.role {
+        case .server:
+            // nghttp2 sends INTERNAL_ERROR for a failed callback unless a reset was submitted first.
+            _ = nghttp2_submit_rst_stream(
+                self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, HTTP2ErrorCode.protocolError.rawValue)
+            return false
+        case .client:
+            return true
         }
     }
 
@@ -341,6 +381,7 @@ final class NGHTTP2Session {
         let headers = self.headerBlock
         self.headerBlock = HTTP2Headers()
         guard let slot = self.slot(forStreamID: streamID) else { return }
+        if self.headerBlockTooLarge { self.delegate.sessionHeaderBlockTooLarge(slot: slot) }
         self.delegate.sessionReceivedHeaders(slot: slot, status: self.headerStatus, headers: headers, endStream: endStream)
     }
 
@@ -378,6 +419,11 @@ final class NGHTTP2Session {
     func peerEndedStream(streamID: Int32) {
         guard let slot = self.slot(forStreamID: streamID) else { return }
         self.delegate.sessionPeerEndedStream(slot: slot)
+    }
+
+    func peerResetStream(streamID: Int32) {
+        guard let slot = self.slot(forStreamID: streamID) else { return }
+        self.delegate.sessionPeerResetStream(slot: slot)
     }
 
     func streamClosed(streamID: Int32, errorCode: UInt32) {

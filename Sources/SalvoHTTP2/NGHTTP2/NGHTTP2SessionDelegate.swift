@@ -13,6 +13,11 @@ protocol NGHTTP2SessionDelegate: AnyObject {
     /// A complete header block (HEADERS plus CONTINUATION). `status` is the parsed `:status` of a
     /// response, which is not repeated in `headers`.
     func sessionReceivedHeaders(slot: Int, status: Int?, headers: HTTP2Headers, endStream: Bool)
+    /// Client: the header block about to be reported outgrew `maxHeaderListSize`; the fields
+    /// beyond the bound were dropped. (A server resets such a stream instead.)
+    func sessionHeaderBlockTooLarge(slot: Int)
+    /// The peer sent RST_STREAM for the stream; `sessionStreamClosed` follows with its code.
+    func sessionPeerResetStream(slot: Int)
     /// DATA payload bytes, valid only for the duration of the call.
     func sessionReceivedData(slot: Int, bytes: UnsafeRawBufferPointer)
     /// A DATA frame carried END_STREAM (HEADERS report it through `endStream`).

@@ -24,6 +24,7 @@ extension KafkaConsumer {
         let shared: Mutex<Shared>
         let configuration: KafkaConsumerConfiguration
         private let assignmentContinuation: AsyncStream<KafkaAssignmentChange>.Continuation
+        private let observer: KafkaConsumerObserver
         private let clock = ContinuousClock()
         private let logger: Logger
 
@@ -31,11 +32,13 @@ extension KafkaConsumer {
             client: RDKafkaClient,
             configuration: KafkaConsumerConfiguration,
             assignmentContinuation: AsyncStream<KafkaAssignmentChange>.Continuation,
+            observer: KafkaConsumerObserver,
             logger: Logger
         ) {
             self.loop = RDKafkaLoop(client: client, name: "salvo-kafka-consumer")
             self.configuration = configuration
             self.assignmentContinuation = assignmentContinuation
+            self.observer = observer
             self.logger = logger
             self.shared = Mutex(Shared(machine: StateMachine(
                 capacity: configuration.bufferCapacity,
@@ -200,7 +203,9 @@ extension KafkaConsumer {
                     waiter.resume(returning: .failure(error))
                 }
             case .consumerError(let error, let partition):
-                logger.warning("consumer error", metadata: ["error": "\(error)", "partition": "\(partition.map(\.description) ?? "-")"])
+                client.log(
+                    .warning, "consumer error", kind: "consumer error \(error.rdKafkaErrorName ?? "\(error.code)")", detail: error.message,
+                    metadata: ["error": "\(error)", "partition": "\(partition.map(\.description) ?? "-")"])
             case .statistics(let json):
                 logger.trace("librdkafka statistics", metadata: ["rdkafka.statistics": "\(json)"])
             case .error, .deliveryReports, .handled:
@@ -213,6 +218,7 @@ extension KafkaConsumer {
             case .assign(let partitions):
                 let (added, doneWatermarks) = shared.withLock { $0.machine.assigned(partitions) }
                 let startOffsets = startOffsets(from: doneWatermarks, client: client)
+                shared.withLock { $0.machine.starting(at: startOffsets) }
                 client.routeMessages(of: partitions)
                 do throws(KafkaError) {
                     try client.assign(partitions, startOffsets: startOffsets)
@@ -223,6 +229,7 @@ extension KafkaConsumer {
                     "partitions": "\(partitions.sorted())",
                     "startOffsets": "\(startOffsets.sorted { $0.key < $1.key })",
                 ])
+                observer.rebalanced(true, shared.withLock { $0.machine.assignment.count })
                 if !added.isEmpty { assignmentContinuation.yield(.assigned(added.sorted())) }
             case .revoke(let partitions):
                 revoke(partitions, client: client)
@@ -268,19 +275,24 @@ extension KafkaConsumer {
             }
             let removed = shared.withLock { $0.machine.revoked(partitions, uncommitted: uncommitted) }
             logger.info("partitions revoked", metadata: ["partitions": "\(partitions.sorted())"])
+            observer.rebalanced(false, shared.withLock { $0.machine.assignment.count })
             if !removed.isEmpty { assignmentContinuation.yield(.revoked(removed.sorted())) }
         }
 
         private func commit(_ offsets: [KafkaTopicPartition: Int64], client: RDKafkaClient) -> Result<Void, KafkaError> {
             guard !offsets.isEmpty else { return .success(()) }
+            let started = clock.now
             do throws(KafkaError) {
                 try client.commit(offsets)
+                observer.committed(started.duration(to: clock.now), true)
                 shared.withLock { $0.machine.commitFinished(offsets, succeeded: true) }
                 logger.debug("committed offsets", metadata: ["offsets": "\(offsets.sorted { $0.key < $1.key })"])
                 return .success(())
             } catch {
+                observer.committed(started.duration(to: clock.now), false)
                 shared.withLock { $0.machine.commitFinished(offsets, succeeded: false) }
-                logger.warning("offset commit failed; will retry", metadata: ["error": "\(error)"])
+                // Retried every commit interval while the coordinator is away: one line per interval.
+                client.log(.warning, "offset commit failed; will retry", kind: "offset commit failed", detail: error.message, metadata: ["error": "\(error)"])
                 return .failure(error)
             }
         }

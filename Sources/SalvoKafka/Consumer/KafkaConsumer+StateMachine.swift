@@ -201,6 +201,15 @@ extension KafkaConsumer {
             return (added, startOffsets)
         }
 
+        /// Fetching of assigned partitions starts at these done watermarks (those of ``assigned(_:)``
+        /// that the group had not passed): they are committed at the next commit, even if no new
+        /// message arrives.
+        mutating func starting(at offsets: [KafkaTopicPartition: Int64]) {
+            for (partition, offset) in offsets where assignment.contains(partition) {
+                tracker.start(at: offset, in: partition)
+            }
+        }
+
         /// Offsets to commit synchronously before giving these partitions up.
         func revoking(_ partitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: Int64] {
             tracker.commitCandidates(in: partitions)

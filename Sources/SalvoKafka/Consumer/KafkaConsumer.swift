@@ -23,9 +23,11 @@ public final class KafkaConsumer: Sendable {
     public let assignmentChanges: AsyncStream<KafkaAssignmentChange>
 
     /// Creates the consumer and subscribes; the group is joined in the background.
+    /// - Parameter observer: Told about rebalances and commits (for metrics).
     public init(
         configuration: KafkaConsumerConfiguration,
-        logger: Logger = Logger(label: "salvo.kafka.consumer")
+        logger: Logger = Logger(label: "salvo.kafka.consumer"),
+        observer: KafkaConsumerObserver = .none
     ) throws(KafkaError) {
         try configuration.validate()
         let client = try RDKafkaClient.make(
@@ -46,7 +48,8 @@ public final class KafkaConsumer: Sendable {
             bufferingPolicy: .bufferingNewest(256)
         )
         self.assignmentChanges = stream
-        self.core = Core(client: client, configuration: configuration, assignmentContinuation: continuation, logger: logger)
+        self.core = Core(
+            client: client, configuration: configuration, assignmentContinuation: continuation, observer: observer, logger: logger)
         core.loop.start(delegate: core)
     }
 

@@ -80,6 +80,17 @@ public struct KafkaOffsetTracker: Sendable {
         }
     }
 
+    /// Starts tracking a partition at `offset`, everything before it being done: the watermark is
+    /// `offset` and, until a commit is recorded, a commit candidate. For a partition that resumes
+    /// at a done watermark its previous owner could not commit: without this, the group's
+    /// committed offset would stay behind until a later message completed, and every restart
+    /// would send again what was already done. A partition already tracked is left as it is.
+    public mutating func start(at offset: Int64, in partition: KafkaTopicPartition) {
+        guard indices[partition] == nil else { return }
+        indices[partition] = states.count
+        states.append(PartitionState(partition: partition, end: offset))
+    }
+
     /// Marks one tracked message as fully processed.
     @discardableResult
     public mutating func markDone(_ offset: Int64, in partition: KafkaTopicPartition) -> MarkResult {

@@ -37,17 +37,20 @@ extension KafkaProducer {
         let loop: RDKafkaLoop
         let shared = Mutex(Shared())
         private let clock = ContinuousClock()
+        private let observer: KafkaProducerObserver?
         private let logger: Logger
 
-        init(client: RDKafkaClient, logger: Logger) {
+        init(client: RDKafkaClient, observer: KafkaProducerObserver?, logger: Logger) {
             self.loop = RDKafkaLoop(client: client, name: "salvo-kafka-producer")
+            self.observer = observer
             self.logger = logger
         }
 
         /// Hands the message to librdkafka under the lock, so its delivery report (handled on
         /// the loop thread, under the same lock) always finds the completion registered.
         func tryProduce(_ message: KafkaProducerMessage, completion: Completion) -> SendAttempt? {
-            shared.withLock { shared -> SendAttempt? in
+            let completion = observed(completion, topic: message.topic)
+            return shared.withLock { shared -> SendAttempt? in
                 let id: UInt
                 switch shared.machine.beginSend() {
                 case .success(let allocated): id = allocated
@@ -62,6 +65,17 @@ extension KafkaProducer {
                 case .failed(let error):
                     return .delivered(.failure(error))
                 }
+            }
+        }
+
+        /// `completion`, telling the observer (if any) how long the delivery report took first.
+        private func observed(_ completion: Completion, topic: String) -> Completion {
+            guard let observer else { return completion }
+            let (clock, started) = (self.clock, self.clock.now)
+            return .callback { result in
+                let acknowledged = if case .success = result { true } else { false }
+                observer.delivered(topic, started.duration(to: clock.now), acknowledged)
+                completion.complete(result)
             }
         }
 

@@ -14,9 +14,11 @@ public final class KafkaProducer: Sendable {
     private let core: Core
     public let configuration: KafkaProducerConfiguration
 
+    /// - Parameter observer: Told about every delivery report (for metrics).
     public init(
         configuration: KafkaProducerConfiguration,
-        logger: Logger = Logger(label: "salvo.kafka.producer")
+        logger: Logger = Logger(label: "salvo.kafka.producer"),
+        observer: KafkaProducerObserver? = nil
     ) throws(KafkaError) {
         try configuration.validate()
         let client = try RDKafkaClient.make(
@@ -26,7 +28,7 @@ public final class KafkaProducer: Sendable {
             logger: logger
         )
         self.configuration = configuration
-        self.core = Core(client: client, logger: logger)
+        self.core = Core(client: client, observer: observer, logger: logger)
         core.loop.start(delegate: core)
     }
 

@@ -141,16 +141,19 @@ extension RDKafkaClient {
         return reports
     }
 
+    /// One of librdkafka's log lines, held back by kind (its facility: `FAIL`, `REQTMOUT`, …) while
+    /// the kind repeats: during a broker outage each client logs every reconnect attempt.
     private func log(_ event: OpaquePointer) {
         var facility: UnsafePointer<CChar>?
         var text: UnsafePointer<CChar>?
         var level: Int32 = 0
         guard rd_kafka_event_log(event, &facility, &text, &level) == 0, let text else { return }
-        logger.log(
-            level: RDKafkaConfig.loggerLevel(syslog: level),
-            "\(String(cString: text))",
-            metadata: ["rdkafka.facility": "\(facility.map { String(cString: $0) } ?? "")"]
-        )
+        let message = String(cString: text)
+        let facilityName = facility.map { String(cString: $0) } ?? ""
+        lastLogText.withLock { $0 = message }
+        log(
+            RDKafkaConfig.loggerLevel(syslog: level), message, kind: "librdkafka \(facilityName)",
+            metadata: ["rdkafka.facility": "\(facilityName)"])
     }
 
     private func clientError(_ event: OpaquePointer) -> KafkaError {
@@ -164,8 +167,16 @@ extension RDKafkaClient {
         }
         if let text { recordError(text) }
         let error = KafkaError.rdKafka(code, context: "client error", detail: text)
+        // librdkafka reports a broker failure twice: a FAIL log line ("[thrd:…]: " + text), then
+        // an error event with the text. The line was written (or counted) already.
+        if let text, !text.isEmpty, lastLogText.withLock({ $0?.hasSuffix(text) == true }) {
+            logger.debug("librdkafka error", metadata: ["error": "\(error)"])
+            return error
+        }
         // Connection errors repeat while a broker is away; librdkafka retries them by itself.
-        logger.log(level: error.isRetriable ? .info : .warning, "librdkafka error", metadata: ["error": "\(error)"])
+        log(
+            error.isRetriable ? .info : .warning, "librdkafka error", kind: "librdkafka error \(error.rdKafkaErrorName ?? "\(code)")",
+            detail: text, metadata: ["error": "\(error)"])
         return error
     }
 

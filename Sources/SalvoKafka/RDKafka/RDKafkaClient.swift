@@ -10,7 +10,8 @@ import Synchronization
 final class RDKafkaClient: @unchecked Sendable {
     // @unchecked: the handle and queue pointers are immutable; librdkafka makes calls on them
     // thread-safe, and their end of life is ordered by RDKafkaLoop (destroy only after no caller
-    // can reach them). The only mutable state, `lastError` and `topicNames`, is behind Mutexes.
+    // can reach them). The only mutable state, `lastError`, `lastLogText` and `topicNames`, is
+    // behind Mutexes.
 
     enum Kind: Sendable { case producer, consumer }
 
@@ -36,6 +37,14 @@ final class RDKafkaClient: @unchecked Sendable {
     /// The names of the topics messages arrived from, so that a message shares its topic's
     /// `String` instead of building one (see ``topicName(_:)``). Only the loop thread uses it.
     let topicNames = Mutex<[String]>([])
+    /// Holds back repeated log lines: a broker outage repeats every failure until it ends, in
+    /// every client. One for the process, because the log is the process's: a worker's three
+    /// clients failing on the same broker are one outage, told once and then counted. Used from
+    /// the loop threads through ``log(_:_:kind:detail:metadata:)`` and ``writeLogSummaries(final:)``.
+    static let logThrottle = Mutex(LogThrottle<ContinuousClock>())
+    /// The text of the latest line librdkafka logged, to recognise the error event that repeats
+    /// it (`clientError` in RDKafkaClient+Events.swift). Only the loop thread uses it.
+    let lastLogText = Mutex<String?>(nil)
 
     private init(
         kind: Kind, handle: OpaquePointer, eventQueue: OpaquePointer, messageQueue: OpaquePointer?, readsKeysAndHeaders: Bool,

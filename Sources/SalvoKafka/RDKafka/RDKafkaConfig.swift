@@ -1,6 +1,12 @@
 import CRdKafka
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The one place where Salvo's typed configuration becomes librdkafka properties and an
 /// `rd_kafka_conf_t`.
 enum RDKafkaConfig {
@@ -88,7 +94,7 @@ enum RDKafkaConfig {
             }
             guard result == RD_KAFKA_CONF_OK else {
                 rd_kafka_conf_destroy(conf)
-                let text = String(cCharBuffer: errorText)
+                let text = KafkaPropertyRedaction.scrub(String(cCharBuffer: errorText), value: value, property: name)
                 throw .configuration("librdkafka rejected \(name)=\(redacted(name, value)): \(text)")
             }
         }
@@ -96,11 +102,34 @@ enum RDKafkaConfig {
         return conf
     }
 
-    /// Secrets never appear in error messages or logs.
+    /// Every property name the loaded librdkafka knows (global and topic level, aliases included),
+    /// read once from its own reference table (`rd_kafka_conf_properties_show`, the text of its
+    /// CONFIGURATION.md). Reading the table sets nothing: probing names with `rd_kafka_conf_set`
+    /// would run set-time hooks (`plugin.library.paths` loads libraries), and `rd_kafka_conf_get`
+    /// calls an unset string property unknown.
+    static let knownPropertyNames: Set<String> = {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { return [] }
+        rd_kafka_conf_properties_show(stream)
+        fclose(stream)  // flushes into `buffer`
+        defer { free(buffer) }
+        guard let buffer else { return [] }
+        let table = String(cString: buffer)
+        var names: Set<String> = []
+        for line in table.split(separator: "\n") {
+            // `name   |  *  | range | default | importance | description`
+            guard let bar = line.firstIndex(of: "|") else { continue }
+            let name = String(line[..<bar].filter { $0 != " " })
+            guard !name.isEmpty, name != "Property", !name.hasPrefix("-") else { continue }
+            names.insert(name)
+        }
+        return names
+    }()
+
+    /// The value as an error may print it (``KafkaPropertyRedaction``).
     static func redacted(_ name: String, _ value: String) -> String {
-        let secret = name.contains("password") || name.contains("secret") || name.hasSuffix(".key.pem")
-            || name.contains("sasl.oauthbearer.config")
-        return secret ? "(redacted)" : value
+        KafkaPropertyRedaction.printable(value, property: name)
     }
 
     static func syslogLevel(_ level: Logger.Level) -> Int {

@@ -107,6 +107,7 @@ final class RDKafkaLoop: Sendable {
     private func run(_ delegate: some RDKafkaLoopDelegate) {
         loop: while true {
             runJobs()
+            client.writeLogSummaries()
             switch delegate.loopWillPoll(client) {
             case .stop:
                 break loop
@@ -126,6 +127,7 @@ final class RDKafkaLoop: Sendable {
         // Jobs that arrived before the inbox closed still run against a live client.
         runJobs()
         delegate.loopWillStop(client)
+        client.writeLogSummaries(final: true)
         client.destroy()
         delegate.loopDidStop()
     }

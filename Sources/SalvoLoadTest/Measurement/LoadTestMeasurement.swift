@@ -139,6 +139,8 @@ public final class LoadTestMeasurement: Sendable {
             }
             let value = UInt64(latency)
             state.observations.delivered[entry.lane.rawValue, default: 0] += 1
+            let offset = receivedAtMilliseconds - startMilliseconds
+            state.observations.lastDeliveryOffsetMilliseconds = max(state.observations.lastDeliveryOffsetMilliseconds ?? offset, offset)
             state.overall.record(value)
             state.lanes[entry.lane, default: LoadTestLatencySummary.makeHistogram()].record(value)
             update(&state, atOffsetMilliseconds: receivedAtMilliseconds - startMilliseconds) { bucket in

@@ -7,6 +7,9 @@ public struct LoadTestObservations: Sendable, Hashable, Codable {
     public var duplicateDeliveries = 0
     /// Accepted notifications whose apns-id is not from this run.
     public var unknownDeliveries = 0
+    /// When the latest first delivery was recorded, ms after the schedule's start (for the
+    /// delivered rate of ``LoadTestScenario/Objectives``); nil before any.
+    public var lastDeliveryOffsetMilliseconds: Int64?
     /// Deliveries recorded earlier than their schedule (clock skew between hosts); counted as 0 ms.
     public var negativeLatencies = 0
     /// Feedback events matching an expected (token, reason), first sight only, by reason.

@@ -3,19 +3,37 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Plain HTTP GETs of the mock's `/stats` and the worker's `/metrics`: both are small text
-/// answers on a local admin port, read a few times per run.
+/// Plain HTTP GETs of the mock's `/stats` and `/deliveries` and the worker's `/metrics`: small
+/// answers from admin ports, read once or a few times a second.
 enum LoadTestHTTP {
     static func get(_ url: String, timeout: TimeInterval = 5) async throws(LoadTestError) -> Data {
+        let answer = try await fetch(url, timeout: timeout)
+        guard answer.status == 200 else { throw LoadTestError(.observation, "GET \(url) answered \(answer.status)") }
+        return answer.body
+    }
+
+    /// One answer, whatever its status.
+    struct Answer: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+
+        /// A header by its lower-case name.
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name }?.value
+        }
+    }
+
+    /// A GET whose status the caller judges; throws only when no answer came.
+    static func fetch(_ url: String, timeout: TimeInterval = 5) async throws(LoadTestError) -> Answer {
         guard let target = URL(string: url) else { throw LoadTestError(.observation, "not a URL: \(url)") }
         var request = URLRequest(url: target)
         request.timeoutInterval = timeout
         do {
             let (data, response) = try await URLSession.shared.data(for: request)
-            if let http = response as? HTTPURLResponse, http.statusCode != 200 {
-                throw LoadTestError(.observation, "GET \(url) answered \(http.statusCode)")
-            }
-            return data
+            guard let http = response as? HTTPURLResponse else { throw LoadTestError(.observation, "GET \(url): not an HTTP answer") }
+            let headers = Dictionary(http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, uniquingKeysWith: { first, _ in first })
+            return Answer(status: http.statusCode, headers: headers, body: data)
         } catch let error as LoadTestError {
             throw error
         } catch {

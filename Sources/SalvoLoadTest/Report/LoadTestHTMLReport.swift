@@ -12,8 +12,9 @@ public enum LoadTestHTMLReport {
         html += "h2{margin-top:28px}.pass{color:#176617}.fail{color:#a11}</style></head><body>\n"
         html += "<h1>Load test: \(escape(report.scenario))</h1>\n"
         html += "<p class=\"\(report.passed ? "pass" : "fail")\"><strong>\(report.passed ? "PASS" : "FAIL")</strong>"
-        html += report.problems.isEmpty ? "" : ": " + report.problems.map(escape).joined(separator: "; ")
-        html += "</p>\n<h2>Summary</h2>\n<pre>\(escape(text))</pre>\n"
+        html += report.failures.isEmpty ? "" : ": " + report.failures.map(escape).joined(separator: "; ")
+        html += "</p>\n" + objectivesTable(report)
+        html += "<h2>Summary</h2>\n<pre>\(escape(text))</pre>\n"
         html += "<h2>Throughput over time</h2>\n" + throughputChart(report).render() + "\n"
         html += "<p>Notifications per second handed to Kafka (produced) and accepted by the mock (delivered), per \(report.bucketSeconds)-second bucket.</p>\n"
         html += "<h2>Latency over time</h2>\n" + latencyChart(report).render() + "\n"
@@ -55,6 +56,20 @@ public enum LoadTestHTMLReport {
             title: "Latency distribution", xLabel: "percentile", yLabel: "ms",
             series: [.init(label: "all notifications", color: "#1565c0", points: report.distribution.map { ($0.percentile, Double($0.milliseconds)) })],
             logarithmicX: true)
+    }
+
+    /// Each objective, its target and what was measured, missed ones marked.
+    static func objectivesTable(_ report: LoadTestReport) -> String {
+        guard !report.objectives.isEmpty else { return "" }
+        var html = "<h2>Objectives</h2>\n<table><tr><th>objective</th><th>target</th><th>measured</th><th>result</th></tr>"
+        for objective in report.objectives {
+            let measured = objective.measured.map { "\(LoadTestObjectiveResult.format($0)) \(objective.unit)" } ?? "nothing measured"
+            html += "<tr><td>\(escape(objective.name))</td>"
+                + "<td>\(escape(objective.limit.symbol)) \(LoadTestObjectiveResult.format(objective.target)) \(escape(objective.unit))</td>"
+                + "<td>\(escape(measured))</td>"
+                + "<td class=\"\(objective.met ? "pass" : "fail")\">\(objective.met ? "met" : "missed")</td></tr>"
+        }
+        return html + "</table>\n"
     }
 
     private static func distributionTable(_ report: LoadTestReport) -> String {

@@ -27,12 +27,14 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
     public var missingFeedbackSample: [String]
     /// Why the run does not meet its expectations; empty when it does.
     public var problems: [String]
+    /// The scenario's objectives against their measurements (empty when it declares none).
+    public var objectives: [LoadTestObjectiveResult]
 
     public init(
         scenario: String, mockScenario: String?, runID: String, startMilliseconds: Int64, plannedSeconds: Double,
         elapsedSeconds: Double, completed: Bool, snapshot: LoadTestSnapshot, timeline: [TimelinePoint], bucketSeconds: Int,
         distribution: [DistributionPoint], consumerLag: [LagPoint], mockStats: MockAPNsStats?, missingFeedbackSample: [String],
-        problems: [String]
+        problems: [String], objectives: [LoadTestObjectiveResult] = []
     ) {
         self.scenario = scenario
         self.mockScenario = mockScenario
@@ -49,9 +51,17 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
         self.mockStats = mockStats
         self.missingFeedbackSample = missingFeedbackSample
         self.problems = problems
+        self.objectives = objectives
     }
 
-    public var passed: Bool { problems.isEmpty }
+    /// Every expectation met and every objective met.
+    public var passed: Bool { problems.isEmpty && missedObjectives.isEmpty }
+
+    /// The objectives the run missed.
+    public var missedObjectives: [LoadTestObjectiveResult] { objectives.filter { !$0.met } }
+
+    /// Problems and missed objectives, one line each: why the run FAILs.
+    public var failures: [String] { problems + missedObjectives.map { "objective \($0.summary)" } }
 
     /// Compares observations with expectations (and the mock's own count, when known). Feedback
     /// and dead letters are judged only when their topics were read.

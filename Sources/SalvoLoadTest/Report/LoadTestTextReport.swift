@@ -40,9 +40,14 @@ public enum LoadTestTextReport {
             lines.append("mock /stats  scenario \(stats.scenario): accepted \(stats.accepted), rejected \(stats.rejectedTotal), "
                 + "connections \(stats.connectionsTotal), goaways \(stats.goAwaysSent), resets \(stats.connectionResets)")
         }
+        if !report.objectives.isEmpty {
+            lines.append("")
+            lines.append("objectives")
+            lines += report.objectives.map { "  \($0.met ? "ok  " : "MISS") \($0.summary)" }
+        }
         lines.append("")
         lines.append(report.passed ? "RESULT: PASS" : "RESULT: FAIL")
-        lines += report.problems.map { "  - \($0)" }
+        lines += report.failures.map { "  - \($0)" }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -59,6 +59,9 @@ public final class LoadTestRun: Sendable {
         if let path = observe.mockRecordFile {
             let tailer = LoadTestRecordTailer(path: path, measurement: measurement)
             background.append(Task { await tailer.run() })
+        } else if let url = observe.mockAdminURL, observe.mockDeliveriesOverAdmin {
+            let poller = LoadTestDeliveriesPoller(adminURL: url, measurement: measurement, logger: logger)
+            background.append(Task { await poller.run() })
         }
         if let url = observe.workerMetricsURL {
             let measurement = self.measurement
@@ -188,6 +191,7 @@ public final class LoadTestRun: Sendable {
             distribution: measurement.distribution(), consumerLag: measurement.consumerLag(), mockStats: mockStats,
             missingFeedbackSample: checksTopics ? measurement.missingFeedback(limit: 20) : [],
             problems: LoadTestReport.problems(
-                of: snapshot, mockStats: mockStats, checksFeedback: checksTopics, checksDeadLetters: checksTopics))
+                of: snapshot, mockStats: mockStats, checksFeedback: checksTopics, checksDeadLetters: checksTopics),
+            objectives: scenario.objectives.evaluate(snapshot, plannedSeconds: scenario.durationSeconds))
     }
 }

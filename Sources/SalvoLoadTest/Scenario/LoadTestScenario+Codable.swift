@@ -6,7 +6,7 @@ import Yams
 /// `loadtest/scenarios/`, can never be given to the wrong command.
 extension LoadTestScenario: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, name, app, topics, phases, mix, seed
+        case kind, name, app, topics, phases, mix, seed, objectives
         case mockScenario = "mock_scenario"
         case payloadBytes = "payload_bytes"
         case drainSeconds = "drain_seconds"
@@ -35,6 +35,7 @@ extension LoadTestScenario: Decodable {
         scenario.payloadBytes = try container.decodeIfPresent(Int.self, forKey: .payloadBytes) ?? scenario.payloadBytes
         scenario.seed = try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? scenario.seed
         scenario.drainSeconds = try container.decodeIfPresent(Double.self, forKey: .drainSeconds) ?? scenario.drainSeconds
+        scenario.objectives = try container.decodeIfPresent(Objectives.self, forKey: .objectives) ?? scenario.objectives
         self = scenario
     }
 
@@ -162,5 +163,23 @@ extension LoadTestScenario.Mix: Decodable {
         badDeviceToken = try container.decodeIfPresent(Double.self, forKey: .badDeviceToken) ?? 0
         duplicateJobs = try container.decodeIfPresent(Double.self, forKey: .duplicateJobs) ?? 0
         badJobs = try container.decodeIfPresent(Double.self, forKey: .badJobs) ?? 0
+    }
+}
+
+extension LoadTestScenario.Objectives: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case p99Milliseconds = "p99_ms"
+        case minimumDeliveredPerSecond = "min_delivered_per_second"
+        case maximumDuplicateDeliveries = "max_duplicate_deliveries"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.check(decoder, allowed: CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        // Lane names are checked by validation, which reports every problem at once.
+        p99Milliseconds = try container.decodeIfPresent([String: Double].self, forKey: .p99Milliseconds) ?? [:]
+        minimumDeliveredPerSecond = try container.decodeIfPresent(Double.self, forKey: .minimumDeliveredPerSecond)
+        maximumDuplicateDeliveries = try container.decodeIfPresent(Int.self, forKey: .maximumDuplicateDeliveries)
     }
 }

@@ -1,10 +1,10 @@
 import SalvoMockAPNs
 
 extension LoadTestScenario {
-    /// The largest job the generator produces: Kafka's default `message.max.bytes`, which a
-    /// staging cluster most likely keeps. A 64-hex token takes 67 bytes in `tokens`, so a
-    /// campaign job holds at most about 14,900 tokens.
-    public static let maximumJobBytes = 1_000_000
+    /// The largest job the generator produces: the worker's default `limits.max_job_bytes`
+    /// (Kafka's default `message.max.bytes` less the dead letter's 16 KiB of headroom). A 64-hex
+    /// token takes 67 bytes in `tokens`, so a campaign job holds at most about 14,600 tokens.
+    public static let maximumJobBytes = 983_616
 
     /// The size of a campaign job of `tokens` tokens (ids and members included, generously).
     static func campaignJobBytes(tokens: Int, payloadBytes: Int) -> Int {
@@ -25,7 +25,7 @@ extension LoadTestScenario.Phase {
             if campaign.tokensPerJob < 1 {
                 problems.append("campaign.tokens_per_job must be ≥ 1")
             } else if LoadTestScenario.campaignJobBytes(tokens: campaign.tokensPerJob, payloadBytes: payloadBytes) > LoadTestScenario.maximumJobBytes {
-                problems.append("campaign.tokens_per_job \(campaign.tokensPerJob) makes jobs over Kafka's 1,000,000-byte message limit (at most ~14,900 tokens)")
+                problems.append("campaign.tokens_per_job \(campaign.tokensPerJob) makes jobs over the worker's 983,616-byte job limit (at most ~14,600 tokens)")
             }
             if !(campaign.everySeconds > 0) { problems.append("campaign.every_seconds must be > 0") }
         }

@@ -26,6 +26,8 @@ public struct LoadTestScenario: Sendable, Hashable {
     public var seed: UInt64 = 1
     /// How long to keep measuring after the last job was produced. Default: 30.
     public var drainSeconds: Double = 30
+    /// Bounds on latency, throughput and duplicates; a missed one FAILs the run. Default: none.
+    public var objectives: Objectives = Objectives()
 
     public init() {}
 
@@ -45,6 +47,7 @@ public struct LoadTestScenario: Sendable, Hashable {
         problems += mix.violations(mockTokens: mockTokens)
         if !(32...4096).contains(payloadBytes) { problems.append("payload_bytes must be 32…4096") }
         if !(drainSeconds >= 0) { problems.append("drain_seconds must be ≥ 0") }
+        problems += objectives.violations()
         return problems
     }
 

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -18,8 +19,9 @@ import Foundation
 /// | `POST /goaway` | GOAWAY on every connection |
 /// | `POST /reset` | TCP reset of every connection |
 /// | `POST /close` | closes every connection |
-/// | `POST /shutdown-storm?seconds=N` | 503 `Shutdown` to everything for N seconds (default 10) |
+/// | `POST /shutdown-storm?seconds=N` | 503 `Shutdown` to everything for N seconds (default 10, at most 86400); 400 unless N is such a number |
 /// | `DELETE /shutdown-storm` | ends that storm now |
+/// | `GET /deliveries?offset=N&max_bytes=M` | the record file's whole lines from byte N (``MockRecordPage``), next offset in `salvo-next-offset`; 404 without `--record`, 416 past the end |
 /// | `GET /healthz` | `ok` |
 final class MockAdminHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -76,20 +78,22 @@ final class MockAdminHandler: ChannelInboundHandler {
         case (.POST, "/close"):
             self.afterTask(context: context) { await server.closeConnections() }
         case (.POST, "/shutdown-storm"):
-            let seconds = Self.queryValue("seconds", in: query).flatMap(Double.init) ?? 10
-            guard seconds > 0 else {
-                self.respond(.badRequest, body: Array("seconds must be > 0\n".utf8), context: context)
-                return
+            do {
+                let seconds = try Self.stormSeconds(Self.queryValue("seconds", in: query))
+                try server.startShutdownStorm(seconds: seconds)
+                self.respond(.ok, body: Array("shutdown storm for \(seconds) s\n".utf8), context: context)
+            } catch {
+                self.respond(.badRequest, body: Array("\(error.message)\n".utf8), context: context)
             }
-            server.startShutdownStorm(seconds: seconds)
-            self.respond(.ok, body: Array("shutdown storm for \(seconds) s\n".utf8), context: context)
         case (.DELETE, "/shutdown-storm"):
             server.endShutdownStorm()
             self.respond(.ok, body: Array("shutdown storm ended\n".utf8), context: context)
+        case (.GET, "/deliveries"):
+            self.serveDeliveries(query: query, context: context)
         case (.GET, "/healthz"):
             self.respond(.ok, body: Array("ok\n".utf8), context: context)
         default:
-            self.respond(.notFound, body: Array("no route \(head.method) \(path)\n".utf8), context: context)
+            self.respond(.notFound, body: Array("no route \(head.method) \(path.prefix(200))\n".utf8), context: context)
         }
     }
 
@@ -97,6 +101,40 @@ final class MockAdminHandler: ChannelInboundHandler {
     private func afterTask(context: ChannelHandlerContext, _ task: @escaping @Sendable () async -> Void) {
         context.eventLoop.makeFutureWithTask(task).assumeIsolated().whenComplete { _ in
             self.respond(.ok, body: Array("done\n".utf8), context: context)
+        }
+    }
+
+    /// A page of the record file, read on NIO's blocking-IO pool after the recorder's buffer is
+    /// flushed, so a reader sees every acceptance up to its request rather than up to a second ago.
+    private func serveDeliveries(query: String, context: ChannelHandlerContext) {
+        let request: MockDeliveriesRequest
+        do {
+            request = try MockDeliveriesRequest { Self.queryValue($0, in: query) }
+        } catch {
+            self.respond(.badRequest, body: Array("\(error.message)\n".utf8), context: context)
+            return
+        }
+        guard let path = self.server.configuration.recordPath else {
+            self.respond(.notFound, body: Array("no record of deliveries: start the mock with --record FILE\n".utf8), context: context)
+            return
+        }
+        let server = self.server
+        NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) { () throws -> MockRecordPage? in
+            server.flushListeners()
+            return try MockRecordPage.read(path: path, offset: request.offset, maximumBytes: request.maximumBytes)
+        }.assumeIsolated().whenComplete { result in
+            switch result {
+            case .success(let page?):
+                self.respond(
+                    .ok, contentType: "application/x-ndjson", body: page.lines, context: context,
+                    headers: [(MockDeliveriesRequest.nextOffsetHeader, String(page.nextOffset)),
+                              (MockDeliveriesRequest.recordSizeHeader, String(page.fileSize))])
+            case .success(nil):
+                self.respond(
+                    .rangeNotSatisfiable, body: Array("offset \(request.offset) is past the end of the record\n".utf8), context: context)
+            case .failure(let error):
+                self.respond(.internalServerError, body: Array("\(error)\n".utf8), context: context)
+            }
         }
     }
 
@@ -114,19 +152,31 @@ final class MockAdminHandler: ChannelInboundHandler {
 
     private func respond(
         _ status: HTTPResponseStatus, contentType: String = "text/plain; charset=utf-8", body: [UInt8],
-        context: ChannelHandlerContext
+        context: ChannelHandlerContext, headers extra: [(String, String)] = []
     ) {
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: contentType)
+        for (name, value) in extra { headers.add(name: name, value: value) }
         headers.add(name: "content-length", value: String(body.count))
         context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
     }
 
+    /// The `seconds` of a storm request: 10 when absent, else a decimal number (its range is the
+    /// server's to check). Anything else is refused rather than read as the default.
+    static func stormSeconds(_ text: String?) throws(MockAPNsError) -> Double {
+        guard let text else { return 10 }
+        guard let seconds = Double(text) else {
+            throw MockAPNsError(.invalidConfiguration, "seconds must be a number, got \"\(text.prefix(40))\"")
+        }
+        return seconds
+    }
+
     private static func queryValue(_ name: String, in query: String) -> String? {
         for pair in query.split(separator: "&") {
-            let keyValue = pair.split(separator: "=", maxSplits: 1)
+            // An empty value (`seconds=`) is a value, refused like any other non-number.
+            let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             if keyValue.count == 2, keyValue[0] == name { return String(keyValue[1]) }
         }
         return nil

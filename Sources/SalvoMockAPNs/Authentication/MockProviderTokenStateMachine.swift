@@ -31,11 +31,17 @@ struct MockProviderTokenStateMachine: Sendable {
 
     private(set) var state: State = .noToken
 
+    /// Whether a token issued at `issuedAt` is older than an hour at `now`. `iat` comes from the
+    /// request: compared without subtracting it, so `iat = Int64.min` cannot overflow.
+    static func isExpired(issuedAt: Int64, now: Int64) -> Bool {
+        issuedAt < now - Self.maximumAgeSeconds
+    }
+
     /// The first look at a request's `authorization` value.
     func check(authorization: [UInt8]?, now: Int64) -> Check {
         guard let authorization else { return .rejected(.missingProviderToken) }
         if case .adopted(let current, let issuedAt, _) = self.state, current == authorization {
-            return now - issuedAt > Self.maximumAgeSeconds ? .rejected(.expiredProviderToken) : .accepted
+            return Self.isExpired(issuedAt: issuedAt, now: now) ? .rejected(.expiredProviderToken) : .accepted
         }
         return .verify
     }
@@ -49,7 +55,7 @@ struct MockProviderTokenStateMachine: Sendable {
         case .failure(let reason): return .rejected(reason)
         case .success(let verified): token = verified
         }
-        if now - token.issuedAt > Self.maximumAgeSeconds { return .rejected(.expiredProviderToken) }
+        if Self.isExpired(issuedAt: token.issuedAt, now: now) { return .rejected(.expiredProviderToken) }
         if case .adopted(_, _, let adoptedAt) = self.state, now - adoptedAt < Self.minimumUpdateIntervalSeconds {
             return .rejected(.tooManyProviderTokenUpdates)
         }

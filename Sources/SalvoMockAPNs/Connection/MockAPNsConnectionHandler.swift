@@ -43,7 +43,7 @@ final class MockAPNsConnectionHandler: ChannelInboundHandler {
         (self.scenarioGeneration, self.scenario) = scenario
         self.connection = MockConnectionStateMachine(advertisedMaxConcurrentStreams: scenario.scenario.maxConcurrentStreams)
         let connectionID = self.connectionID
-        let seed = scenario.scenario.seed.map { $0 &+ UInt64(connectionID) } ?? UInt64.random(in: .min ... .max)
+        let seed = scenario.scenario.seed.map { $0 &+ UInt64(truncatingIfNeeded: connectionID) } ?? UInt64.random(in: .min ... .max)
         self.random = MockRandom(seed: seed)
     }
 
@@ -53,10 +53,10 @@ final class MockAPNsConnectionHandler: ChannelInboundHandler {
         self.runtime.counters.connectionsOpened.wrappingAdd(1, ordering: .relaxed)
         let loop = context.eventLoop.assumeIsolated()
         if let seconds = self.scenario.goAway?.everySeconds {
-            self.timers.append(loop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { self.goAwayNow() })
+            self.timers.append(loop.scheduleTask(in: .nanoseconds(Nanoseconds.from(seconds: seconds))) { self.goAwayNow() })
         }
         if let seconds = self.scenario.connectionReset?.everySeconds {
-            self.timers.append(loop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { self.resetNow() })
+            self.timers.append(loop.scheduleTask(in: .nanoseconds(Nanoseconds.from(seconds: seconds))) { self.resetNow() })
         }
     }
 

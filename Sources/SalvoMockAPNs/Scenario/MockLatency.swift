@@ -35,7 +35,8 @@ public enum MockLatency: Sendable, Hashable {
             let sigma = p99 > p50 ? log(p99 / p50) / Self.z99 : 0
             milliseconds = exp(log(p50) + sigma * Self.standardNormal(using: &generator))
         }
-        return Int64((max(0, milliseconds) * 1_000_000).rounded())
+        // A log-normal tail can go far past p99 (and past Int64's range): capped at the bound.
+        return Nanoseconds.from(milliseconds: min(milliseconds, MockScenario.maximumSeconds * 1_000))
     }
 
     /// Box–Muller: one standard normal draw from two uniform ones.
@@ -51,13 +52,19 @@ public enum MockLatency: Sendable, Hashable {
         case .none:
             return nil
         case .fixed(let value):
-            return value >= 0 ? nil : "latency fixed_ms must be ≥ 0"
+            return (0...Self.maximumMilliseconds).contains(value) ? nil : "latency fixed_ms must be within 0…\(Self.maximumText), got \(value)"
         case .uniform(let low, let high):
-            return low >= 0 && high >= low ? nil : "latency needs 0 ≤ min_ms ≤ max_ms"
+            return low >= 0 && high >= low && high <= Self.maximumMilliseconds
+                ? nil : "latency needs 0 ≤ min_ms ≤ max_ms ≤ \(Self.maximumText), got \(low) and \(high)"
         case .logNormal(let p50, let p99):
-            return p50 > 0 && p99 >= p50 ? nil : "latency needs 0 < p50_ms ≤ p99_ms"
+            return p50 > 0 && p99 >= p50 && p99 <= Self.maximumMilliseconds
+                ? nil : "latency needs 0 < p50_ms ≤ p99_ms ≤ \(Self.maximumText), got \(p50) and \(p99)"
         }
     }
+
+    /// Longest latency a scenario may ask for: ``MockScenario/maximumSeconds``.
+    static let maximumMilliseconds = MockScenario.maximumSeconds * 1_000
+    private static var maximumText: String { "86400000 (24 h)" }
 }
 
 extension MockLatency: Codable {

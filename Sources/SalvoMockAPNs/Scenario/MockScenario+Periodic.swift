@@ -26,7 +26,9 @@ extension MockScenario {
             if self.everySeconds == nil && self.everyStreams == nil {
                 return "\(name) needs every_seconds or every_streams"
             }
-            if let seconds = self.everySeconds, !(seconds > 0) { return "\(name).every_seconds must be > 0" }
+            if let seconds = self.everySeconds, !(seconds > 0 && seconds <= MockScenario.maximumSeconds) {
+                return "\(name).every_seconds must be within (0, \(MockScenario.maximumSecondsText)], got \(seconds)"
+            }
             if let streams = self.everyStreams, streams < 1 { return "\(name).every_streams must be ≥ 1" }
             return nil
         }

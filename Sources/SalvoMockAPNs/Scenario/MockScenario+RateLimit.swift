@@ -25,7 +25,9 @@ extension MockScenario {
 
         func violation() -> String? {
             if self.requests < 1 { return "rate_limit.requests must be ≥ 1" }
-            if !(self.perSeconds > 0) { return "rate_limit.per_seconds must be > 0" }
+            if !(self.perSeconds > 0 && self.perSeconds <= MockScenario.maximumSeconds) {
+                return "rate_limit.per_seconds must be within (0, \(MockScenario.maximumSecondsText)], got \(self.perSeconds)"
+            }
             return nil
         }
     }

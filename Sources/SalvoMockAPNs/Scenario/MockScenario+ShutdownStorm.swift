@@ -26,14 +26,16 @@ extension MockScenario {
         /// Whether a storm is raging `elapsedNanoseconds` after the server started. Storms start at
         /// the end of each period, so a server is calm right after it starts.
         public func isActive(elapsedNanoseconds: Int64) -> Bool {
-            let period = Int64(self.everySeconds * 1e9)
-            let duration = Int64(self.durationSeconds * 1e9)
+            let period = Nanoseconds.from(seconds: self.everySeconds)
+            let duration = Nanoseconds.from(seconds: self.durationSeconds)
             guard period > 0, duration > 0, elapsedNanoseconds >= period else { return false }
             return elapsedNanoseconds % period < duration
         }
 
         func violation() -> String? {
-            if !(self.everySeconds > 0) { return "shutdown_storm.every_seconds must be > 0" }
+            if !(self.everySeconds > 0 && self.everySeconds <= MockScenario.maximumSeconds) {
+                return "shutdown_storm.every_seconds must be within (0, \(MockScenario.maximumSecondsText)], got \(self.everySeconds)"
+            }
             if !(self.durationSeconds > 0 && self.durationSeconds <= self.everySeconds) {
                 return "shutdown_storm.duration_seconds must be within (0, every_seconds]"
             }

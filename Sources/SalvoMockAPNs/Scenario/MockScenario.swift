@@ -44,11 +44,22 @@ public struct MockScenario: Sendable, Hashable {
 
     public init() {}
 
+    /// Longest duration any part of a scenario may name (latency, periods, windows, storms):
+    /// 24 hours. A scenario comes from a file or from anyone reaching the admin listener, and
+    /// larger values only served to overflow the conversion to nanoseconds.
+    public static let maximumSeconds: Double = 86_400
+    static let maximumSecondsText = "86400 (24 h)"
+    /// Longest ``name`` in UTF-8 bytes: it appears in logs and in `/stats`.
+    public static let maximumNameLength = 256
+
     /// The reasons this scenario is unusable; empty when it is valid. The one validation place.
     public func violations() -> [String] {
         var problems: [String] = []
         func fraction(_ value: Double, _ name: String) {
             if !(0...1).contains(value) { problems.append("\(name) must be within 0…1, got \(value)") }
+        }
+        if self.name.utf8.count > Self.maximumNameLength {
+            problems.append("name must have at most \(Self.maximumNameLength) bytes, got \(self.name.utf8.count)")
         }
         if let problem = self.latency.violation() { problems.append(problem) }
         fraction(self.tokens.unregistered, "tokens.unregistered")

@@ -70,9 +70,12 @@ public struct MockTokenFate: Sendable, Hashable {
         self.hash(ofHex: hex) % self.bucketCount
     }
 
-    /// Fractions outside 0…1 are clamped (validation reports them first).
+    /// Fractions outside 0…1 are clamped and NaN counts as 0 (validation reports them first; a
+    /// fate built in code may skip it, and `UInt64(_:)` would trap on NaN).
     private static func limit(_ fraction: Double) -> UInt64 {
-        UInt64((min(max(fraction, 0), 1) * Double(self.bucketCount)).rounded())
+        guard fraction > 0 else { return 0 }
+        guard fraction < 1 else { return self.bucketCount }
+        return UInt64((fraction * Double(self.bucketCount)).rounded())
     }
 }
 

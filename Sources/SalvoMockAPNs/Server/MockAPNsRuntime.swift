@@ -55,8 +55,10 @@ final class MockAPNsRuntime: Sendable {
         return storm.isActive(elapsedNanoseconds: now - self.startUptimeNanoseconds)
     }
 
+    /// `seconds` was checked by the caller (``MockAPNsServer/startShutdownStorm(seconds:)``);
+    /// the conversion saturates anyway.
     func startShutdownStorm(seconds: Double) {
-        self.manualStormEnd.store(Self.uptimeNanoseconds() + Int64(seconds * 1e9), ordering: .relaxed)
+        self.manualStormEnd.store(Self.uptimeNanoseconds() + Nanoseconds.from(seconds: seconds), ordering: .relaxed)
     }
 
     func endShutdownStorm() {

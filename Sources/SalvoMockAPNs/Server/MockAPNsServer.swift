@@ -147,7 +147,13 @@ public final class MockAPNsServer: Service, Sendable {
     public var scenario: MockScenario { self.runtime.scenarios.load().scenario }
 
     /// Answers every valid request 503 `Shutdown` (and sends GOAWAY) for `seconds` from now.
-    public func startShutdownStorm(seconds: Double) {
+    /// Throws ``MockAPNsError/Code/invalidConfiguration`` unless `seconds` is within
+    /// (0, ``MockScenario/maximumSeconds``] (NaN and infinities included).
+    public func startShutdownStorm(seconds: Double) throws(MockAPNsError) {
+        guard seconds > 0, seconds <= MockScenario.maximumSeconds else {
+            throw MockAPNsError(
+                .invalidConfiguration, "a shutdown storm lasts more than 0 and at most \(MockScenario.maximumSecondsText) seconds, got \(seconds)")
+        }
         self.runtime.startShutdownStorm(seconds: seconds)
     }
 
@@ -198,7 +204,7 @@ public final class MockAPNsServer: Service, Sendable {
             apns = try await ServerBootstrap(group: self.group)
                 .serverChannelOption(.backlog, value: 256)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try Self.configureConnection(channel, runtime: runtime, sslContext: sslContext)

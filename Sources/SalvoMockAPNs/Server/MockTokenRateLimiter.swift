@@ -23,7 +23,7 @@ struct MockTokenRateLimiter: Sendable {
 
     /// Whether `token` may receive one more notification at `now`.
     mutating func admit(_ token: DeviceToken, limit: MockScenario.RateLimit, now: Int64) -> Bool {
-        let length = Int64(limit.perSeconds * 1e9)
+        let length = Nanoseconds.from(seconds: limit.perSeconds)
         if let index = self.windows.index(forKey: token) {
             if now - self.windows.values[index].start < length {
                 self.windows.values[index].count += 1

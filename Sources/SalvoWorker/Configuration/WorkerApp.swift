@@ -41,22 +41,31 @@ public struct WorkerApp: Sendable {
     /// What the job decoder needs to know about this app.
     public var profile: AppProfile { AppProfile(bundleID: bundleID, environment: defaultEnvironment) }
 
-    /// Throws when the bundle id is not a topic, the default environment has no endpoint, the
-    /// pool settings are out of range, or the rate limit is.
+    /// Throws when the bundle id is not a topic, the default environment has no endpoint, a pool
+    /// setting is out of its range (``ConfigurationBounds``) or the rate limit is. Messages name
+    /// the YAML key under `apps.<name>`.
     public func validate(name: String) throws(SalvoWorkerError) {
+        let path = "apps.\(name)"
         do {
             _ = try APNsTopic(bundleID)
         } catch {
-            throw .invalidConfiguration("app \"\(name)\": bundle id \"\(bundleID)\" is not a valid topic")
+            throw .invalidConfiguration("\(path).bundle_id: \"\(bundleID)\" is not a valid topic")
         }
         guard endpoints[defaultEnvironment] != nil else {
-            throw .invalidConfiguration("app \"\(name)\": default environment \(defaultEnvironment.rawValue) has no endpoint")
+            throw .invalidConfiguration("\(path).default_environment: \(defaultEnvironment.rawValue) has no endpoint")
         }
-        do {
+        try ConfigurationBounds.connections.check(pool.connectionCount, key: "\(path).pool.connections")
+        try ConfigurationBounds.maximumStreams.check(pool.maximumStreamsPerConnection, key: "\(path).pool.max_streams")
+        try ConfigurationBounds.connectTimeout.check(pool.connection.connectTimeout, key: "\(path).pool.connect_timeout")
+        try ConfigurationBounds.requestTimeout.check(pool.connection.requestTimeout, key: "\(path).pool.request_timeout")
+        try ConfigurationBounds.keepaliveInterval.check(pool.connection.keepaliveInterval, key: "\(path).pool.keepalive_interval")
+        try ConfigurationBounds.keepaliveTimeout.check(pool.connection.keepaliveTimeout, key: "\(path).pool.keepalive_timeout")
+        do throws(APNsError) {
+            // The settings no key sets (reconnect backoff, queue bounds, transport, HTTP/2).
             try pool.validate()
         } catch {
-            throw .invalidConfiguration("app \"\(name)\": pool: \(error)")
+            throw .invalidConfiguration("\(path).pool: \(error.message)")
         }
-        try rateLimit?.validate("app \"\(name)\": rate limit")
+        try rateLimit?.validate("\(path).rate_limit")
     }
 }

@@ -15,6 +15,10 @@ public struct WorkerConfiguration: Sendable {
     /// librdkafka properties for the feedback/DLQ/retry producer only (e.g. `linger.ms`), applied
     /// after `kafka.properties`. Default: empty.
     public var kafkaProducerProperties: [String: String] = [:]
+    /// How often each lane consumer commits its done watermarks (and at once on revoke and
+    /// drain). After a crash the next owner re-sends what completed since the last commit, so
+    /// this bounds duplicates to about this much sending. Default: 250 ms.
+    public var commitInterval: Duration = .milliseconds(250)
     /// Consumer group shared by every worker of a deployment. Default: `salvo-worker`.
     public var groupID: String
     public var topics: WorkerTopics
@@ -26,10 +30,14 @@ public struct WorkerConfiguration: Sendable {
     public var retry: RetryScheduler.Configuration
     /// Attempts and replays before dead-lettering.
     public var outcomes: OutcomeClassifier.Configuration
+    /// When an APNs pool is unhealthy (a brownout or outage) and how it probes its way back.
+    public var poolHealth = PoolHealthConfiguration()
     /// Per device token: a runaway producer cannot storm one device; over-limit sends wait.
     /// Default: 10/s, burst 20. nil disables it.
     public var deviceRateLimit: RateLimit?
-    /// Largest job message, in bytes. Default: 16 MiB.
+    /// Largest job message, in bytes. A rejected job is dead-lettered whole, so the limit stays
+    /// 16 KiB below the producer's `message.max.bytes` (the loader checks it). Default: 983,616
+    /// (librdkafka's default `message.max.bytes` of 1,000,000 less 16 KiB).
     public var maximumJobBytes: Int
     /// Most tokens in one job. Default: 500,000.
     public var maximumTokens: Int
@@ -49,7 +57,7 @@ public struct WorkerConfiguration: Sendable {
         retry: RetryScheduler.Configuration = RetryScheduler.Configuration(),
         outcomes: OutcomeClassifier.Configuration = OutcomeClassifier.Configuration(),
         deviceRateLimit: RateLimit? = RateLimit(perSecond: 10, burst: 20),
-        maximumJobBytes: Int = 16 << 20,
+        maximumJobBytes: Int = 1_000_000 - 16_384,
         maximumTokens: Int = 500_000,
         operations: WorkerOperationsListener? = WorkerOperationsListener(),
         drainDeadline: Duration = .seconds(25)
@@ -74,11 +82,15 @@ public struct WorkerConfiguration: Sendable {
             apps: apps.mapValues(\.profile), maximumJobBytes: maximumJobBytes, maximumTokens: maximumTokens)
     }
 
-    /// Runs every part's checks; the first failure names the setting and the rule it breaks.
+    /// Runs every part's checks; the first failure names the YAML key of the setting and the rule
+    /// it breaks, also for a configuration built in code.
     public func validate() throws(SalvoWorkerError) {
-        guard !kafka.brokers.isEmpty else { throw .invalidConfiguration("kafka: at least one broker is required") }
-        guard !groupID.isEmpty else { throw .invalidConfiguration("group id must not be empty") }
-        guard !apps.isEmpty else { throw .invalidConfiguration("at least one app is required") }
+        guard !kafka.brokers.isEmpty else { throw .invalidConfiguration("kafka.brokers: list at least one host:port") }
+        guard !groupID.isEmpty else { throw .invalidConfiguration("group_id: must not be empty") }
+        guard !apps.isEmpty else { throw .invalidConfiguration("apps: configure at least one app") }
+        guard apps.count <= ConfigurationBounds.apps.upperBound else {
+            throw .invalidConfiguration("apps: \(ConfigurationBounds.tooManyApps(apps.count))")
+        }
         try topics.validate()
         for (name, app) in apps.sorted(by: { $0.key < $1.key }) {
             try app.validate(name: name)
@@ -87,8 +99,10 @@ public struct WorkerConfiguration: Sendable {
         try lanes.validate()
         try retry.validate()
         try outcomes.validate()
-        try deviceRateLimit?.validate("device rate limit")
-        guard drainDeadline > .zero else { throw .invalidConfiguration("drain deadline must be positive, got \(drainDeadline)") }
+        try poolHealth.validate()
+        try ConfigurationBounds.commitInterval.check(commitInterval, key: "kafka.commit_interval")
+        try deviceRateLimit?.validate("device_rate_limit")
+        try ConfigurationBounds.drainDeadline.check(drainDeadline, key: "drain_deadline")
     }
 }
 

@@ -1,6 +1,7 @@
 /// A record the core produces (feedback event, dead letter, retry hand-off), from the moment it
-/// is handed to the publisher until Kafka acknowledged it. A refused record is produced again:
-/// the job it belongs to stays open meanwhile, so its offset is never committed past it.
+/// is handed to the publisher until Kafka acknowledged it. A record refused for a reason that may
+/// pass is produced again: the job it belongs to stays open meanwhile, so its offset is never
+/// committed past it. One refused for good is replaced by a body-less dead letter.
 struct PendingRecord: Sendable {
     enum Kind: Sendable, Hashable {
         case feedback
@@ -15,4 +16,7 @@ struct PendingRecord: Sendable {
     var source: SourcePosition
     /// The ledger entry's generation: an acknowledgement for an earlier opening is ignored.
     var generation: JobLedger.Generation
+    /// A body-less dead letter standing in for a record Kafka refused for good: if Kafka refuses
+    /// this too, it is abandoned (``BodylessDeadLetter``).
+    var isBodyless = false
 }

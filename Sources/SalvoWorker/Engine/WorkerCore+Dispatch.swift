@@ -17,7 +17,7 @@ extension WorkerCore {
     /// (``schedulePump()``): only the refill of a full window waits, and the window stays at
     /// least seven-eighths full meanwhile.
     func scheduleRefill() {
-        if phase != .running || !ready.isEmpty || window - inFlight - delayedSends.heldCount >= refillBatch {
+        if phase != .running || !ready.isEmpty || window - occupied >= refillBatch {
             schedulePump()
             return
         }
@@ -29,7 +29,18 @@ extension WorkerCore {
     }
 
     /// The longest a partial refill waits (see ``scheduleRefill()``).
-    static let refillDelay = TimeAmount.milliseconds(1)
+    static var refillDelay: TimeAmount { .milliseconds(1) }
+
+    /// What the window holds: in flight, delayed by a rate limit, held for a retry, parked in an
+    /// unhealthy pool.
+    var occupied: Int {
+        inFlight + delayedSends.heldCount + retries.heldCount + parkedCount
+    }
+
+    /// Whether new lane work may be taken: running, and Kafka keeping up with the records.
+    private var takesLaneWork: Bool {
+        phase == .running && pendingRecords < Self.maximumPendingRecords
+    }
 
     /// Fills the window: replays and due retries first, then lane slots (per-user before campaign
     /// by the lanes' weights), each new slot through the app and device rate limits. Requests are
@@ -41,17 +52,18 @@ extension WorkerCore {
             self.refillTask = nil
         }
         guard phase != .finished else { return }
-        var batches: [WorkerPoolKey: DispatchBatch] = [:]
+        var batches = [DispatchBatch?](repeating: nil, count: slots.count)
         // The notifications of one job come in runs: while the job stays the same, so does its
-        // batch, found without building and comparing a key per notification.
+        // pool, found without building and comparing a key per notification.
         var lastShared: PushNotification.Shared?
-        var lastBatch: DispatchBatch?
+        var lastSlot = 0
         let now = clock.now
-        while inFlight + delayedSends.heldCount < window {
+        let takesLaneWork = self.takesLaneWork
+        while occupied < window {
             let item: DispatchItem
             if let replay = ready.popFirst() {
                 item = replay
-            } else if phase == .running, let slot = scheduler.next() {
+            } else if takesLaneWork, let slot = scheduler.next() {
                 item = DispatchItem(
                     notification: slot.work.notification(at: slot.index), metricsLane: slot.work.metricsLane,
                     enqueuedAtMilliseconds: slot.work.enqueuedAtMilliseconds)
@@ -59,19 +71,24 @@ extension WorkerCore {
             } else {
                 break
             }
-            let batch: DispatchBatch
-            if let lastBatch, item.notification.shared === lastShared {
-                batch = lastBatch
-            } else {
-                let key = WorkerPoolKey(app: item.notification.job.app, environment: item.notification.job.environment)
-                if let existing = batches[key] {
-                    batch = existing
-                } else {
-                    batch = DispatchBatch()
-                    batches[key] = batch
-                }
+            if item.notification.shared !== lastShared {
                 lastShared = item.notification.shared
-                lastBatch = batch
+                let key = WorkerPoolKey(app: item.notification.job.app, environment: item.notification.job.environment)
+                // The consumer tasks only pass jobs whose app and environment have a pool.
+                guard let index = slotIndex[key] else { preconditionFailure("no pool for \(key)") }
+                lastSlot = index
+            }
+            // An unhealthy pool takes only its probes; the rest waits parked (no attempt used).
+            if unhealthyPools > 0, !admitProbe(slot: lastSlot) {
+                park(item, slot: lastSlot)
+                continue
+            }
+            let batch: DispatchBatch
+            if let existing = batches[lastSlot] {
+                batch = existing
+            } else {
+                batch = DispatchBatch()
+                batches[lastSlot] = batch
             }
             do {
                 batch.requests.append(try item.notification.request())
@@ -81,8 +98,9 @@ extension WorkerCore {
                 handle(classifier.classify(.invalidRequest(error), of: item.notification, at: .now()), of: item)
             }
         }
-        for (key, batch) in batches where !batch.requests.isEmpty {
-            submit(batch, to: key)
+        for (index, batch) in batches.enumerated() {
+            guard let batch, !batch.requests.isEmpty else { continue }
+            submit(batch, to: index)
         }
         resumeLaneWaiters()
         checkDrainProgress()
@@ -90,7 +108,7 @@ extension WorkerCore {
 
     /// Reserves a send with the app's and the device token's limits; a send over either waits in
     /// the delayed-sends scheduler (not an attempt, never dropped).
-    private func isDelayedByRateLimit(_ notification: PushNotification, now: ContinuousClock.Instant) -> Bool {
+    private func isDelayedByRateLimit(_ notification: PushNotification, now: C.Instant) -> Bool {
         let appDelay = appLimiter.reserve(app: notification.job.app, now: now)
         let deviceDelay = deviceLimiter?.reserve(notification.token, now: now) ?? .zero
         guard appDelay > .zero || deviceDelay > .zero else { return false }
@@ -105,26 +123,24 @@ extension WorkerCore {
         return true
     }
 
-    private func submit(_ batch: DispatchBatch, to key: WorkerPoolKey) {
-        guard let pool = pools[key] else {
-            // The consumer task only passes jobs whose app and environment have a pool.
-            preconditionFailure("no pool for \(key)")
-        }
+    private func submit(_ batch: DispatchBatch, to slot: Int) {
         let core = NIOLoopBound(self, eventLoop: eventLoop)
         let items = NIOLoopBound(batch, eventLoop: eventLoop)
-        pool.submit(batch.requests) { index, outcome in
+        slots[slot].pool.submit(batch.requests) { index, outcome in
             // Lends the item from the batch's storage: copying it out would retain and release
             // each of its references once more per notification.
-            items.value.items.withUnsafeBufferPointer { core.value.completed($0[index], outcome) }
+            items.value.items.withUnsafeBufferPointer { core.value.completed($0[index], outcome, slot: slot) }
         }
     }
 
-    /// Lanes back under their capacity let their consumer tasks pull again.
+    /// Lanes back under their capacity let their consumer tasks pull again (all of them, and
+    /// those waiting for the records queue, once draining).
     private func resumeLaneWaiters() {
+        if phase != .running, !recordWaiters.isEmpty { resumeRecordWaiters() }
         guard !laneWaiters.isEmpty else { return }
         for lane in Lane.allCases where scheduler.hasCapacity(in: lane) || phase != .running {
             guard let waiters = laneWaiters.removeValue(forKey: lane) else { continue }
-            for waiter in waiters { waiter.resume() }
+            for waiter in waiters { waiter() }
         }
     }
 }

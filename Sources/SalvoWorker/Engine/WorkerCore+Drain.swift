@@ -2,20 +2,20 @@ import NIOCore
 
 extension WorkerCore {
     /// Graceful shutdown: no more lane slots; in-flight notifications finish (replays included);
-    /// then every held retry and delayed send goes to the retry topic; `promise` succeeds once
-    /// Kafka acknowledged every record, or at `deadline` whatever is left.
+    /// then every held retry, delayed send and parked notification goes to the retry topic;
+    /// `promise` succeeds once Kafka acknowledged every record, or after `budget` whatever is left.
     ///
     /// Queued lane work is left alone: its jobs stay open, so their offsets are not committed and
     /// the next owner of the partition sends them (duplicates limited to the job's notifications
     /// already sent). At-least-once holds on every path, including the deadline.
-    func beginDrain(deadline: NIODeadline, promise: EventLoopPromise<Void>) {
+    func beginDrain(within budget: Duration, promise: EventLoopPromise<Void>) {
         guard phase == .running else {
             promise.succeed()
             return
         }
         phase = .draining
         drainPromise = promise
-        drainDeadlineTask = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+        drainDeadlineTask = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(budget.nanoseconds)) { [self] in
             logger.warning("drain deadline reached", metadata: ["in-flight": "\(inFlight)", "records": "\(pendingRecords)"])
             finishDrain()
         }
@@ -33,6 +33,7 @@ extension WorkerCore {
             timerDeadline = nil
             for batch in retries.drainForShutdown() { handOff(batch) }
             for batch in delayedSends.drainForShutdown() { handOff(batch) }
+            for batch in drainParked() { handOff(batch) }
         }
         if pendingRecords == 0 { finishDrain() }
     }
@@ -54,5 +55,6 @@ extension WorkerCore {
         statisticsTask?.cancel()
         statisticsTask = nil
         publishStatistics()
+        for summary in warnings.remainingSummaries(now: clock.now) { logger.log(summary) }
     }
 }

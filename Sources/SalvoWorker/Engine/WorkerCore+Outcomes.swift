@@ -1,10 +1,14 @@
 import SalvoAPNs
 
 extension WorkerCore {
-    /// One request's outcome, on the pool's (this) event loop.
-    func completed(_ item: DispatchItem, _ outcome: APNsOutcome) {
+    /// One request's outcome, on the pool's (this) event loop; `slot` is its pool's.
+    func completed(_ item: DispatchItem, _ outcome: APNsOutcome, slot: Int) {
         inFlight -= 1
         guard phase != .finished else { return }
+        if parkedByHealth(item, outcome, slot: slot) {
+            scheduleRefill()
+            return
+        }
         switch outcome {
         case .accepted:
             delivered(item)
@@ -39,14 +43,14 @@ extension WorkerCore {
             var records = 0
             if let feedback {
                 statistics.invalidTokens += 1
-                metrics.notification(app: feedback.app, outcome: "invalid_token", reason: feedback.reason.string)
+                metrics.notification(app: feedback.app, outcome: "invalid_token", reason: feedback.reason.metricLabel)
                 publish(PendingRecord(kind: .feedback, topic: configuration.topics.feedback, record: feedback.record(), source: notification.job.source, generation: notification.job.ledgerGeneration))
-                metrics.feedbackEvent(app: feedback.app, reason: feedback.reason.string)
+                metrics.feedbackEvent(app: feedback.app, reason: feedback.reason.metricLabel)
                 records += 1
             }
             if let deadLetter {
                 statistics.deadLettered += 1
-                metrics.notification(app: notification.job.app, outcome: "dead_lettered", reason: deadLetter.apnsReason ?? deadLetter.code)
+                metrics.notification(app: notification.job.app, outcome: "dead_lettered", reason: deadLetter.metricLabel)
                 let record = DeadLetterRecord.failedNotification(notification, reason: deadLetter, at: .now())
                 publishDeadLetter(record, source: notification.job.source, generation: notification.job.ledgerGeneration, countsNotification: false)
                 records += 1
@@ -56,7 +60,7 @@ extension WorkerCore {
             switch retries.schedule(notification, reason: reason, now: clock.now) {
             case .held(_, let rearm):
                 statistics.retried += 1
-                metrics.notification(app: notification.job.app, outcome: "retry_scheduled", reason: reason.apnsReason ?? reason.kind.rawValue)
+                metrics.notification(app: notification.job.app, outcome: "retry_scheduled", reason: reason.metricLabel)
                 if rearm { armTimer() }
             case .handOff(let batch):
                 handOff(batch)

@@ -1,15 +1,16 @@
+import Logging
 import NIOCore
 import SalvoKafka
 
 extension WorkerCore {
     /// How long a record Kafka refused waits before it is produced again.
-    static let republishDelay = TimeAmount.milliseconds(200)
+    static var republishDelay: TimeAmount { .milliseconds(200) }
 
     /// Hands a record to the publisher task. The caller has counted it in the ledger (or does so
     /// in the same event-loop turn): acknowledgements always arrive in a later turn.
     func publish(_ pending: PendingRecord) {
         pendingRecords += 1
-        publisher.yield(pending)
+        publisher(pending)
     }
 
     /// `countsNotification`: a rejected token, which is a notification finished by its dead letter
@@ -17,16 +18,16 @@ extension WorkerCore {
     func publishDeadLetter(_ record: DeadLetterRecord, source: SourcePosition, generation: JobLedger.Generation, countsNotification: Bool) {
         if countsNotification {
             statistics.deadLettered += 1
-            metrics.notification(app: record.app ?? "", outcome: "dead_lettered", reason: record.reason.code)
+            metrics.notification(app: record.app ?? "", outcome: "dead_lettered", reason: record.reason.metricLabel)
         }
-        metrics.deadLetter(reason: record.reason.code)
+        metrics.deadLetter(reason: record.reason.metricLabel)
         publish(PendingRecord(kind: .deadLetter, topic: configuration.topics.deadLetter, record: record.record(), source: source, generation: generation))
     }
 
     /// Writes notifications the worker cannot hold (memory bound, too far ahead, or shutdown) to
     /// the retry topic, one record per job and attempt, each finishing its notifications in the
     /// ledger with the record counted once.
-    func handOff(_ batch: RetryScheduler.StateMachine<ContinuousClock>.Batch) {
+    func handOff(_ batch: RetryScheduler.StateMachine<C>.Batch) {
         let dueAt = UTCTimestamp(millisecondsSince1970: UTCTimestamp.now().millisecondsSince1970 + max(0, clock.now.duration(to: batch.due).nanoseconds / 1_000_000))
         for record in RetryRecord.grouping(batch.notifications, dueAt: dueAt) {
             let job = record.job
@@ -39,19 +40,19 @@ extension WorkerCore {
         }
     }
 
-    /// Kafka's answer for one record, on this loop. A refusal is produced again after a pause;
-    /// the job's offset waits for it.
+    /// Kafka's answer for one record, on this loop. A refusal that may pass (broker unreachable,
+    /// timed out, leader moving) is produced again after a pause, the job's offset waiting for it;
+    /// a permanent one (too large, not authorized) is replaced by a body-less dead letter, and if
+    /// that is refused for good too, the record is abandoned so the partition moves on.
     func recordDelivered(_ pending: PendingRecord, _ result: Result<KafkaDeliveryReport, KafkaError>) {
         switch result {
         case .success:
-            pendingRecords -= 1
             switch pending.kind {
             case .feedback: statistics.feedbackAcknowledged += 1
             case .deadLetter: statistics.deadLettersAcknowledged += 1
             case .retry: statistics.retryRecordsAcknowledged += 1
             }
-            ledgerAction(ledger.recordAcknowledged(pending.source, generation: pending.generation))
-            checkDrainProgress()
+            recordSettled(pending)
         case .failure(let error):
             statistics.produceFailures += 1
             metrics.produceFailure(topic: pending.topic)
@@ -59,10 +60,65 @@ extension WorkerCore {
                 pendingRecords -= 1
                 return
             }
-            logger.warning("record not acknowledged, producing it again", metadata: ["topic": "\(pending.topic)", "error": "\(error)"])
+            if error.isPermanent {
+                refusedForGood(pending, error)
+                return
+            }
+            warnRepeated(
+                "record not acknowledged, producing it again", key: "produce-retry",
+                metadata: ["topic": "\(pending.topic)", "error": "\(error)"])
             eventLoop.assumeIsolated().scheduleTask(in: Self.republishDelay) { [publisher] in
-                publisher.yield(pending)
+                publisher(pending)
             }
         }
+    }
+
+    private func refusedForGood(_ pending: PendingRecord, _ error: KafkaError) {
+        guard !pending.isBodyless else {
+            // The last resort: the dead letter itself is lost, the notification is not (its job
+            // is still in its source partition, which the body-less dead letter would have named).
+            statistics.recordsAbandoned += 1
+            metrics.recordAbandoned(topic: pending.topic)
+            warnRepeated(
+                "dead letter refused for good, abandoned so its partition can commit", key: "produce-abandoned",
+                metadata: [
+                    "topic": "\(pending.topic)", "error": "\(error)", "source": "\(pending.source.topic)/\(pending.source.partition)@\(pending.source.offset)",
+                ])
+            recordSettled(pending)
+            return
+        }
+        statistics.deadLettersWithoutBody += 1
+        metrics.deadLetterWithoutBody(refusedTopic: pending.topic)
+        warnRepeated(
+            "record refused for good, writing a dead letter without its body", key: "produce-refused",
+            metadata: ["topic": "\(pending.topic)", "error": "\(error)", "bytes": "\(pending.record.value.count)"])
+        let replacement = BodylessDeadLetter.record(
+            replacing: pending, error: error.rdKafkaErrorName ?? error.code.description, deadLetterTopic: configuration.topics.deadLetter)
+        // Counted already: the pending count and the ledger's record stay as they are.
+        publisher(replacement)
+    }
+
+    /// A record is done with (acknowledged or abandoned): its job may complete, a drain may end,
+    /// and intake paused on a full records queue resumes once it is half empty.
+    private func recordSettled(_ pending: PendingRecord) {
+        pendingRecords -= 1
+        ledgerAction(ledger.recordAcknowledged(pending.source, generation: pending.generation))
+        if !recordWaiters.isEmpty, pendingRecords <= Self.maximumPendingRecords / 2 {
+            resumeRecordWaiters()
+            schedulePump()
+        }
+        checkDrainProgress()
+    }
+
+    func resumeRecordWaiters() {
+        let waiters = recordWaiters
+        recordWaiters = []
+        for waiter in waiters { waiter() }
+    }
+
+    /// Logs a warning the first time, then at most one line with a count per interval.
+    func warnRepeated(_ message: Logger.Message, key: String, metadata: Logger.Metadata) {
+        guard let metadata = warnings.shouldLog(key, now: clock.now).metadata(metadata) else { return }
+        logger.warning(message, metadata: metadata)
     }
 }

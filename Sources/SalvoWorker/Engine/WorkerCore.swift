@@ -2,17 +2,22 @@ import DequeModule
 import Logging
 import NIOCore
 import SalvoAPNs
+import SalvoKafka
 
 /// The worker's dispatch core: lanes, rate limits, the retry scheduler and its timer, the job
-/// ledger and the in-flight window, all confined to one event loop — the loop the APNs pools run
-/// on, so outcomes arrive here with no hop and nothing on the per-notification path takes a lock
-/// or allocates beyond the request.
+/// ledger, the pools' health and the in-flight window, all confined to one event loop — the loop
+/// the APNs pools run on, so outcomes arrive here with no hop and nothing on the per-notification
+/// path takes a lock or allocates beyond the request.
 ///
 /// Consumer tasks hand it decoded records (``accept(_:resume:)``), the pools hand it outcomes, the
 /// publisher hands it Kafka acknowledgements. Split by concern: `+Dispatch` (pump, rate limits,
-/// batches), `+Outcomes` (the retry matrix's actions), `+Records` (feedback, dead letters,
-/// retry hand-offs and their acknowledgements), `+Drain` (graceful shutdown).
-final class WorkerCore {
+/// batches), `+Outcomes` (the retry matrix's actions), `+Health` (brownouts: parking and probing),
+/// `+Records` (feedback, dead letters, retry hand-offs and their acknowledgements), `+Drain`
+/// (graceful shutdown).
+///
+/// Generic over its clock, with the pools and the producer behind seams (``WorkerDispatchPool``,
+/// the `publisher` closure), so its tests drive time by hand on an `EmbeddedEventLoop`.
+final class WorkerCore<C: Clock> where C.Duration == Duration {
     enum Phase {
         case running
         /// No new slots from the lanes; replays still go out; due retries go to the retry topic.
@@ -21,26 +26,47 @@ final class WorkerCore {
         case finished
     }
 
+    /// One pool with its health and the work parked while it is unhealthy. Outcomes find it by
+    /// index (the submit closure carries it), so no key is hashed per notification.
+    struct PoolSlot {
+        let key: WorkerPoolKey
+        let pool: any WorkerDispatchPool
+        var health: PoolHealth<C>
+        var parked: Deque<DispatchItem> = []
+        /// Counted in ``unhealthyPools`` (unhealthy or probing).
+        var wasUnhealthy = false
+    }
+
+    /// Lets a consumer task pull again (the engine resumes a continuation with it).
+    typealias Resume = @Sendable () -> Void
+
     let eventLoop: any EventLoop
     let configuration: WorkerConfiguration
     let classifier: OutcomeClassifier
     let logger: Logger
     let metrics: WorkerMetrics
-    let clock = ContinuousClock()
+    let clock: C
 
     var scheduler: LaneScheduler<DispatchUnit>
-    var appLimiter: AppRateLimiter<ContinuousClock>
-    var deviceLimiter: DeviceRateLimiter<ContinuousClock>?
+    var appLimiter: AppRateLimiter<C>
+    var deviceLimiter: DeviceRateLimiter<C>?
     /// Notifications waiting after a retryable answer (attempt already increased).
-    var retries: RetryScheduler.StateMachine<ContinuousClock>
+    var retries: RetryScheduler.StateMachine<C>
     /// Sends a rate limit delayed: not an attempt, so they come back as they went.
-    var delayedSends: RetryScheduler.StateMachine<ContinuousClock>
+    var delayedSends: RetryScheduler.StateMachine<C>
     var ledger = JobLedger()
     /// Records whose ledger entry is a rejected job (counted as rejected, not completed).
     var rejectedSources: Set<SourcePosition> = []
 
-    let pools: [WorkerPoolKey: APNsConnectionPool]
-    /// In flight plus delayed sends stay below this: the pools' stream credit plus a small buffer.
+    var slots: [PoolSlot]
+    let slotIndex: [WorkerPoolKey: Int]
+    /// Pools not healthy now: while 0, dispatch never looks at health.
+    var unhealthyPools = 0
+    /// Notifications parked in unhealthy pools' slots.
+    var parkedCount = 0
+    /// In flight, delayed, held and parked work stays below this: the pools' stream credit plus a
+    /// small buffer. Held work counts, so a brownout stops intake instead of draining partitions
+    /// into memory (and then into the dead-letter topic).
     let window: Int
     var inFlight = 0
     /// Replays and due retries, dispatched before new lane slots, without rate limits.
@@ -52,12 +78,17 @@ final class WorkerCore {
     let refillBatch: Int
 
     var timer: Scheduled<Void>?
-    var timerDeadline: ContinuousClock.Instant?
-    var laneWaiters: [Lane: [CheckedContinuation<Void, Never>]] = [:]
+    var timerDeadline: C.Instant?
+    var laneWaiters: [Lane: [Resume]] = [:]
+    /// Consumer tasks waiting for the records queue to the producer to empty below half its bound.
+    var recordWaiters: [Resume] = []
 
-    let publisher: AsyncStream<PendingRecord>.Continuation
+    let publisher: @Sendable (PendingRecord) -> Void
+    /// Records handed to the publisher and not yet acknowledged (or abandoned).
     var pendingRecords = 0
     let markDone: @Sendable (SourcePosition) -> Void
+    /// Repeated warnings (records Kafka refuses) are logged once per kind, then summarised.
+    var warnings = LogThrottle<C>()
 
     var phase = Phase.running
     var drainPromise: EventLoopPromise<Void>?
@@ -71,14 +102,16 @@ final class WorkerCore {
 
     init(
         configuration: WorkerConfiguration,
-        pools: [WorkerPoolKey: APNsConnectionPool],
+        pools: [WorkerPoolKey: any WorkerDispatchPool],
+        clock: C,
         eventLoop: any EventLoop,
-        publisher: AsyncStream<PendingRecord>.Continuation,
+        publisher: @escaping @Sendable (PendingRecord) -> Void,
         markDone: @escaping @Sendable (SourcePosition) -> Void,
         sharedStatistics: @escaping @Sendable (WorkerStatistics) -> Void,
         logger: Logger
     ) throws(SalvoWorkerError) {
         self.eventLoop = eventLoop
+        self.clock = clock
         self.configuration = configuration
         self.classifier = try OutcomeClassifier(configuration: configuration.outcomes)
         self.metrics = WorkerMetrics(topics: configuration.topics)
@@ -87,18 +120,25 @@ final class WorkerCore {
         var limits: [String: RateLimit] = [:]
         for (name, app) in configuration.apps { limits[name] = app.rateLimit }
         self.appLimiter = try AppRateLimiter(configuration: AppRateLimiter.Configuration(limits: limits))
-        let now = ContinuousClock.now
+        let now = clock.now
         self.deviceLimiter = try configuration.deviceRateLimit.map { limit throws(SalvoWorkerError) in
             try DeviceRateLimiter(configuration: DeviceRateLimiter.Configuration(limit: limit), now: now)
         }
         self.retries = try RetryScheduler.StateMachine(configuration: configuration.retry, now: now)
-        self.delayedSends = try RetryScheduler.StateMachine(configuration: configuration.retry, now: now)
-        self.pools = pools
+        // Rate-limit delays are bounded by the window (delayed sends count against it), not by
+        // the retry hand-off bound: handing them to the retry topic would only churn.
+        var delayedConfiguration = configuration.retry
+        delayedConfiguration.maximumHeldDelay = Self.maximumRateLimitDelay
+        self.delayedSends = try RetryScheduler.StateMachine(configuration: delayedConfiguration, now: now)
+        let keys = pools.keys.sorted { ($0.app, $0.environment.rawValue) < ($1.app, $1.environment.rawValue) }
+        self.slots = keys.map { PoolSlot(key: $0, pool: pools[$0]!, health: PoolHealth(configuration: configuration.poolHealth)) }
+        self.slotIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         self.window = Self.window(configuration)
         self.refillBatch = max(1, min(256, self.window / 8))
         self.publisher = publisher
         self.markDone = markDone
         self.sharedStatistics = sharedStatistics
+        for slot in slots { metrics.poolHealthy(slot.key, true) }
     }
 
     /// The stream credit of every pool (connections × streams) plus a buffer of 10 % (at least
@@ -122,6 +162,7 @@ final class WorkerCore {
         statisticsTask = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(50)) {
             guard self.statisticsTask != nil else { return }
             self.publishStatistics()
+            for summary in self.warnings.dueSummaries(now: self.clock.now) { self.logger.log(summary) }
             self.scheduleStatistics()
         }
     }
@@ -131,7 +172,7 @@ final class WorkerCore {
     /// Decoded records from a lane's consumer task, in order. `resume` is resumed once their
     /// lanes have room again (at once, usually): until then the task pulls nothing more, so the
     /// consumer's bounded buffer and librdkafka's bounded prefetch stop fetching.
-    func accept(_ records: [DecodedRecord], resume: CheckedContinuation<Void, Never>) {
+    func accept(_ records: [DecodedRecord], resume: @escaping Resume) {
         var pause: Duration?
         var fullLane: Lane?
         for record in records {
@@ -139,14 +180,18 @@ final class WorkerCore {
             if fullLane == nil, !scheduler.hasCapacity(in: record.lane) { fullLane = record.lane }
         }
         schedulePump()
-        if let pause, phase == .running {
+        if pendingRecords >= Self.maximumPendingRecords, phase == .running {
+            // Kafka is behind on feedback, dead letters or hand-offs: take nothing more until it
+            // catches up (``recordSettled()``), so the queue to the producer stays bounded.
+            recordWaiters.append(resume)
+        } else if let pause, phase == .running {
             // Retries went back to the retry topic for want of memory: pull the next records a
             // little later, so a retry backlog does not spin through Kafka.
-            eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(pause.nanoseconds)) { resume.resume() }
+            eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(pause.nanoseconds)) { resume() }
         } else if let fullLane, phase == .running {
             laneWaiters[fullLane, default: []].append(resume)
         } else {
-            resume.resume()
+            resume()
         }
     }
 
@@ -171,6 +216,16 @@ final class WorkerCore {
     }
 
     private func open(_ job: Job, attempt: Int, record: DecodedRecord) {
+        let reference = openLedger(job, record: record)
+        let unit = DispatchUnit(
+            job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
+            enqueuedAtMilliseconds: record.timestampMilliseconds)
+        scheduler.enqueue(unit, notifications: job.notificationCount, lane: record.lane)
+    }
+
+    /// Opens the job's ledger entry, its malformed tokens counted as records, and dead-letters
+    /// those tokens (whether the job is sent now or held for later).
+    private func openLedger(_ job: Job, record: DecodedRecord) -> JobReference {
         let (action, generation) = ledger.opening(record.source, notifications: job.notificationCount, records: job.rejectedTokens.count)
         ledgerAction(action)
         let reference = job.reference(source: record.source, ledgerGeneration: generation)
@@ -182,10 +237,7 @@ final class WorkerCore {
                     source: record.source, generation: reference.ledgerGeneration, countsNotification: true)
             }
         }
-        let unit = DispatchUnit(
-            job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
-            enqueuedAtMilliseconds: record.timestampMilliseconds)
-        scheduler.enqueue(unit, notifications: job.notificationCount, lane: record.lane)
+        return reference
     }
 
     /// A record of the retry topic: due ones join the campaign lane; the others wait in the retry
@@ -198,9 +250,7 @@ final class WorkerCore {
             open(retryJob.job, attempt: retryJob.attempt, record: record)
             return nil
         }
-        let (action, generation) = ledger.opening(record.source, notifications: retryJob.job.notificationCount)
-        ledgerAction(action)
-        let reference = retryJob.job.reference(source: record.source, ledgerGeneration: generation)
+        let reference = openLedger(retryJob.job, record: record)
         let now = clock.now
         let due = now.advanced(by: untilDue)
         let judgedFrom = untilDue > configuration.retry.maximumHeldDelay ? due.advanced(by: .zero - configuration.retry.maximumHeldDelay) : now
@@ -216,21 +266,46 @@ final class WorkerCore {
             }
         }
         guard !handedBack.isEmpty else { return nil }
-        handOff(RetryScheduler.StateMachine<ContinuousClock>.Batch(app: retryJob.job.app, due: due, notifications: handedBack))
+        handOff(RetryScheduler.StateMachine<C>.Batch(app: retryJob.job.app, due: due, notifications: handedBack))
         return min(untilDue, Self.retryBackPressure)
     }
 
-    /// The longest a lane pauses after handing a not-yet-due retry record back to the topic.
-    static let retryBackPressure = Duration.milliseconds(100)
+    /// The longest a send waits for a rate limit in memory (the window bounds how many wait).
+    static var maximumRateLimitDelay: Duration { .seconds(3_600) }
 
-    /// Partitions taken away in a rebalance: their queued work and ledger entries are dropped
-    /// (the new owner reads them from the committed offset); in-flight outcomes for them are
-    /// ignored by the ledger, also once the partition came back and the job is open again (they
-    /// carry the old entry's generation).
+    /// The longest a lane pauses after handing a not-yet-due retry record back to the topic.
+    static var retryBackPressure: Duration { .milliseconds(100) }
+
+    /// Most records (feedback, dead letters, hand-offs) waiting for Kafka's acknowledgement before
+    /// intake pauses. Outcomes of work already in flight may still add records past it, so the
+    /// queue to the producer holds at most this plus the window (plus a lane batch's dead letters).
+    static var maximumPendingRecords: Int { 10_000 }
+
+    /// Partitions taken away in a rebalance: all their work here stops at once — queued in the
+    /// lanes, delayed by a rate limit, held for a retry, parked in an unhealthy pool, waiting to
+    /// be replayed — and their ledger entries are dropped (the new owner reads them from the
+    /// committed offset, and would otherwise send what this worker still held a second time).
+    /// In-flight outcomes for them are ignored by the ledger, also once the partition came back
+    /// and the job is open again (they carry the old entry's generation).
     func revoked(_ partitions: Set<SourcePosition.Partition>) {
         guard !partitions.isEmpty else { return }
         ledger.forget { partitions.contains($0.partitionKey) }
         _ = scheduler.removeAll { partitions.contains($0.reference.source.partitionKey) }
+        let isRevoked: (PushNotification) -> Bool = { partitions.contains($0.job.source.partitionKey) }
+        var dropped = retries.removeAll(where: isRevoked) + delayedSends.removeAll(where: isRevoked)
+        let readyBefore = ready.count
+        ready.removeAll { isRevoked($0.notification) }
+        dropped += readyBefore - ready.count
+        for index in slots.indices where !slots[index].parked.isEmpty {
+            let parkedBefore = slots[index].parked.count
+            slots[index].parked.removeAll { isRevoked($0.notification) }
+            let removed = parkedBefore - slots[index].parked.count
+            parkedCount -= removed
+            dropped += removed
+        }
+        statistics.droppedOnRevoke += dropped
+        armTimer()
+        schedulePump()
     }
 
     // MARK: Ledger
@@ -260,7 +335,7 @@ final class WorkerCore {
 
     /// Sets the timer to the earliest deadline of the retry scheduler and the delayed sends.
     func armTimer() {
-        let deadline = [retries.nextDeadline, delayedSends.nextDeadline].compactMap { $0 }.min()
+        let deadline = [retries.nextDeadline, delayedSends.nextDeadline, nextProbe].compactMap { $0 }.min()
         guard let deadline else { return }
         if let timerDeadline, timerDeadline <= deadline, timer != nil { return }
         timer?.cancel()
@@ -278,12 +353,13 @@ final class WorkerCore {
         let now = clock.now
         for batch in retries.collectDue(now: now) { release(batch) }
         for batch in delayedSends.collectDue(now: now) { release(batch) }
+        startDueProbes(now: now)
         armTimer()
         schedulePump()
     }
 
     /// Due notifications go out again, except while draining, when they go to the retry topic.
-    private func release(_ batch: RetryScheduler.StateMachine<ContinuousClock>.Batch) {
+    func release(_ batch: RetryScheduler.StateMachine<C>.Batch) {
         guard phase == .running else {
             handOff(batch)
             return
@@ -299,8 +375,12 @@ final class WorkerCore {
         statistics.inFlight = inFlight
         statistics.queued = scheduler.queuedNotifications(in: .priority) + scheduler.queuedNotifications(in: .campaign)
         statistics.retryDepth = retries.heldCount + delayedSends.heldCount
+        statistics.parked = parkedCount
+        statistics.unhealthyPools = unhealthyPools
+        statistics.pendingRecords = pendingRecords
         metrics.inFlight.record(inFlight)
         metrics.retryDepth.record(statistics.retryDepth)
+        metrics.parked.record(parkedCount)
         for lane in Lane.allCases { metrics.queued(scheduler.queuedNotifications(in: lane), lane: lane) }
         metrics.flushDelivered()
         sharedStatistics(statistics)

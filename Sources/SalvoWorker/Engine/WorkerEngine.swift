@@ -38,6 +38,7 @@ public final class WorkerEngine: Service, Sendable {
     private let intake: LaneIntake
     private let state = Mutex(State())
     private let latestStatistics = Mutex(WorkerStatistics())
+    private let liveness = Mutex(WorkerLiveness())
 
     /// Validates `configuration` (and builds the decoders); nothing connects before ``run()``.
     /// - Parameter eventLoopGroup: The core and every APNs pool run on one loop of it.
@@ -62,6 +63,18 @@ public final class WorkerEngine: Service, Sendable {
         }
     }
 
+    /// Kafka clients created, APNs pools started, dispatch core running (`/health/started`).
+    public var hasStarted: Bool {
+        liveness.withLock { $0.hasStarted }
+    }
+
+    /// False only while the dispatch core's loop has stopped beating (`/health/live`,
+    /// ``WorkerLiveness``).
+    public var isLive: Bool {
+        let now = ContinuousClock.now
+        return liveness.withLock { $0.isLive(at: now) }
+    }
+
     /// The latest snapshot (at most 50 ms old while running; final once ``run()`` returned).
     public func statistics() -> WorkerStatistics {
         latestStatistics.withLock { $0 }
@@ -70,7 +83,8 @@ public final class WorkerEngine: Service, Sendable {
     public func run() async throws {
         var producerConfiguration = KafkaProducerConfiguration(client: configuration.kafka)
         producerConfiguration.properties = configuration.kafkaProducerProperties
-        let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
+        let kafkaMetrics = WorkerKafkaMetrics(topics: configuration.topics)
+        let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger, observer: kafkaMetrics.producerObserver)
         let consumers: Consumers
         do {
             consumers = try makeConsumers()
@@ -86,7 +100,7 @@ public final class WorkerEngine: Service, Sendable {
             throw error
         }
         let (records, publisher) = AsyncStream.makeStream(of: PendingRecord.self)
-        let core: NIOLoopBound<WorkerCore>
+        let core: NIOLoopBound<WorkerCore<ContinuousClock>>
         do {
             core = try await makeCore(consumers: consumers, pools: pools, publisher: publisher)
         } catch {
@@ -94,6 +108,7 @@ public final class WorkerEngine: Service, Sendable {
             throw error
         }
         state.withLock { $0.consumers = consumers }
+        liveness.withLock { $0.started(at: .now) }
         // Created here, after the metrics system was bootstrapped by whoever runs the engine.
         let readiness = Gauge(label: "salvo_worker_ready")
         let publishReadiness: @Sendable () -> Void = { [weak self] in readiness.record(self?.isReady == true ? 1 : 0) }
@@ -139,16 +154,21 @@ public final class WorkerEngine: Service, Sendable {
         // A campaign record may hold 100,000 tokens: a few buffered records are plenty.
         campaign.bufferCapacity = 16
         campaign.closeTimeout = closeTimeout
+        campaign.commitInterval = configuration.commitInterval
         campaign.properties = configuration.kafkaConsumerProperties
         // Jobs and retry records are read from their values alone.
         campaign.readsKeysAndHeaders = false
         var priority = KafkaConsumerConfiguration(
             client: configuration.kafka, groupID: configuration.groupID + ".priority", topics: [configuration.topics.priority])
         priority.closeTimeout = closeTimeout
+        priority.commitInterval = configuration.commitInterval
         priority.properties = configuration.kafkaConsumerProperties
         priority.readsKeysAndHeaders = false
-        let campaignConsumer = try KafkaConsumer(configuration: campaign, logger: logger)
-        return Consumers(campaign: campaignConsumer, priority: try KafkaConsumer(configuration: priority, logger: logger))
+        let campaignConsumer = try KafkaConsumer(
+            configuration: campaign, logger: logger, observer: WorkerKafkaMetrics.consumerObserver(group: campaign.groupID))
+        let priorityConsumer = try KafkaConsumer(
+            configuration: priority, logger: logger, observer: WorkerKafkaMetrics.consumerObserver(group: priority.groupID))
+        return Consumers(campaign: campaignConsumer, priority: priorityConsumer)
     }
 
     private func makePools() throws(APNsError) -> [WorkerPoolKey: APNsConnectionPool] {
@@ -160,6 +180,8 @@ public final class WorkerEngine: Service, Sendable {
             var poolConfiguration = app.pool
             poolConfiguration.connection.http2.keptResponseHeaders?.removeAll { $0 == "apns-id" }
             for (kind, environment) in app.endpoints {
+                // Like `salvo_apns_pool_healthy`: apps sharing a key still get series of their own.
+                poolConfiguration.name = "\(name)/\(kind.rawValue)"
                 let pool: APNsConnectionPool
                 switch app.credential {
                 case .token(let credential):
@@ -180,7 +202,7 @@ public final class WorkerEngine: Service, Sendable {
 
     private func makeCore(
         consumers: Consumers, pools: [WorkerPoolKey: APNsConnectionPool], publisher: AsyncStream<PendingRecord>.Continuation
-    ) async throws -> NIOLoopBound<WorkerCore> {
+    ) async throws -> NIOLoopBound<WorkerCore<ContinuousClock>> {
         let priorityTopic = configuration.topics.priority
         let markDone: @Sendable (SourcePosition) -> Void = { source in
             let consumer = source.topic == priorityTopic ? consumers.priority : consumers.campaign
@@ -188,13 +210,18 @@ public final class WorkerEngine: Service, Sendable {
         }
         let publish: @Sendable (WorkerStatistics) -> Void = { [weak self] snapshot in
             self?.latestStatistics.withLock { $0 = snapshot }
+            // Every 50 ms from the core's timer: the heartbeat `/health/live` watches.
+            let now = ContinuousClock.now
+            self?.liveness.withLock { $0.beat(at: now) }
         }
         let (configuration, loop, logger) = (self.configuration, self.eventLoop, self.logger)
         return try await loop.submit {
             let core = try WorkerCore(
-                configuration: configuration, pools: pools, eventLoop: loop, publisher: publisher, markDone: markDone,
+                configuration: configuration, pools: pools.mapValues { $0 }, clock: ContinuousClock(), eventLoop: loop,
+                publisher: { publisher.yield($0) }, markDone: markDone,
                 sharedStatistics: publish, logger: logger)
             core.start()
+            core.metrics.startAtZero(apps: Array(configuration.apps.keys))
             return NIOLoopBound(core, eventLoop: loop)
         }.get()
     }
@@ -209,7 +236,7 @@ public final class WorkerEngine: Service, Sendable {
     /// One lane: pull, decode here (off the core's loop), hand over, and wait while the lane is
     /// full. Ends when cancelled (drain) or when the consumer fails, which stops the engine.
     private static func consume(
-        _ consumer: KafkaConsumer, intake: LaneIntake, core: NIOLoopBound<WorkerCore>, loop: any EventLoop, signal: ShutdownSignal
+        _ consumer: KafkaConsumer, intake: LaneIntake, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop, signal: ShutdownSignal
     ) async {
         do {
             var messages = consumer.messages.makeAsyncIterator()
@@ -226,7 +253,7 @@ public final class WorkerEngine: Service, Sendable {
                 }
                 let batch = records
                 await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
-                    loop.execute { core.value.accept(batch, resume: resume) }
+                    loop.execute { core.value.accept(batch, resume: { resume.resume() }) }
                 }
             }
         } catch {
@@ -236,7 +263,7 @@ public final class WorkerEngine: Service, Sendable {
 
     /// Feeds records to the producer in order; each acknowledgement hops back to the core.
     private static func publish(
-        _ records: AsyncStream<PendingRecord>, producer: KafkaProducer, core: NIOLoopBound<WorkerCore>, loop: any EventLoop
+        _ records: AsyncStream<PendingRecord>, producer: KafkaProducer, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop
     ) async {
         for await pending in records {
             let message = KafkaProducerMessage(
@@ -253,18 +280,21 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     private static func watchAssignments(
-        of consumer: KafkaConsumer, core: NIOLoopBound<WorkerCore>, loop: any EventLoop, publishReadiness: @Sendable () -> Void
+        of consumer: KafkaConsumer, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop, publishReadiness: @Sendable () -> Void
     ) async {
         for await change in consumer.assignmentChanges {
             publishReadiness()
             guard case .revoked(let partitions) = change else { continue }
             let revoked = Set(partitions.map { SourcePosition.Partition(topic: $0.topic, partition: $0.partition) })
-            loop.execute { core.value.revoked(revoked) }
+            loop.execute {
+                core.value.revoked(revoked)
+                core.value.metrics.removeConsumerLag(partitions)
+            }
         }
     }
 
-    /// `salvo_consumer_lag`, every 5 s.
-    private static func sampleLag(_ consumers: Consumers, core: NIOLoopBound<WorkerCore>, loop: any EventLoop) async {
+    /// `salvo_consumer_lag`, every 5 s, for the partitions still assigned when it is recorded.
+    private static func sampleLag(_ consumers: Consumers, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop) async {
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: .seconds(5))
@@ -277,10 +307,8 @@ public final class WorkerEngine: Service, Sendable {
             }
             let sampled = lags
             loop.execute {
-                for lag in sampled {
-                    guard let value = lag.lag else { continue }
-                    core.value.metrics.consumerLag(topic: lag.topicPartition.topic, partition: lag.topicPartition.partition, lag: value)
-                }
+                let assigned = consumers.all.reduce(into: Set<KafkaTopicPartition>()) { $0.formUnion($1.assignment) }
+                core.value.metrics.consumerLag(sampled, assigned: assigned)
             }
         }
     }
@@ -288,12 +316,13 @@ public final class WorkerEngine: Service, Sendable {
     // MARK: Drain
 
     private func drain(
-        core: NIOLoopBound<WorkerCore>, consumers: Consumers, consumerTasks: [Task<Void, Never>], lagSampler: Task<Void, Never>,
+        core: NIOLoopBound<WorkerCore<ContinuousClock>>, consumers: Consumers, consumerTasks: [Task<Void, Never>], lagSampler: Task<Void, Never>,
         publisher: AsyncStream<PendingRecord>.Continuation, publisherTask: Task<Void, Never>, producer: KafkaProducer,
         pools: [WorkerPoolKey: APNsConnectionPool], publishReadiness: @Sendable () -> Void
     ) async {
         let started = ContinuousClock.now
         state.withLock { $0.isDraining = true }
+        liveness.withLock { $0.finishing() }
         publishReadiness()
         logger.info("draining")
         for task in consumerTasks { task.cancel() }
@@ -302,7 +331,7 @@ public final class WorkerEngine: Service, Sendable {
         // and close.
         let budget = configuration.drainDeadline / 10 * 7
         let promise = eventLoop.makePromise(of: Void.self)
-        eventLoop.execute { core.value.beginDrain(deadline: .now() + TimeAmount(budget), promise: promise) }
+        eventLoop.execute { core.value.beginDrain(within: budget, promise: promise) }
         try? await promise.futureResult.get()
         for task in consumerTasks { await task.value }
         await lagSampler.value

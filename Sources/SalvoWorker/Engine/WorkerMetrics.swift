@@ -1,4 +1,6 @@
 import Metrics
+import SalvoAPNs
+import SalvoKafka
 
 /// The worker's instruments (docs/metrics.md, "Worker"), created once and cached by their
 /// dimensions: a notification costs a dictionary lookup and an increment, never a new instrument.
@@ -26,11 +28,15 @@ final class WorkerMetrics {
     private let latency: [Metrics.Timer] = MetricsLane.allCases.map {
         Metrics.Timer(label: "salvo_end_to_end_latency_seconds", dimensions: [("lane", $0.rawValue)], preferredDisplayUnit: .seconds)
     }
-    private var lag: [String: Gauge] = [:]
+    private var lag: [KafkaTopicPartition: Gauge] = [:]
     private let rateLimitedApp = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "app")])
     private let rateLimitedDevice = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "device")])
     let inFlight = Gauge(label: "salvo_notifications_in_flight")
     let retryDepth = Gauge(label: "salvo_retry_queue_depth")
+    let parked = Gauge(label: "salvo_notifications_parked")
+    private var poolHealth: [WorkerPoolKey: Gauge] = [:]
+    private var abandoned: [String: Counter] = [:]
+    private var withoutBody: [String: Counter] = [:]
     private let queued: [Lane: Gauge] = Dictionary(
         uniqueKeysWithValues: Lane.allCases.map { ($0, Gauge(label: "salvo_notifications_queued", dimensions: [("lane", $0.rawValue)])) })
 
@@ -43,6 +49,23 @@ final class WorkerMetrics {
         }
         for topic in [topics.feedback, topics.deadLetter, topics.retry] {
             _ = Self.cached(&produceFailures, topic) { Counter(label: "salvo_kafka_produce_failures_total", dimensions: [("topic", topic)]) }
+            _ = Self.cached(&withoutBody, topic) { Counter(label: "salvo_dead_letters_without_body_total", dimensions: [("refused_topic", topic)]) }
+        }
+        _ = Self.cached(&abandoned, topics.deadLetter) {
+            Counter(label: "salvo_records_abandoned_total", dimensions: [("topic", topics.deadLetter)])
+        }
+    }
+
+    /// Creates `salvo_feedback_events_total` at zero for every app and feedback reason, so a
+    /// feedback rate reads 0 (not empty) before the first dead token.
+    func startAtZero(apps: [String]) {
+        for app in apps {
+            for reason in APNsReason.documented where reason.producesFeedback {
+                let key = NotificationKey(app: app, outcome: "", reason: reason.metricLabel)
+                _ = Self.cached(&feedback, key) {
+                    Counter(label: "salvo_feedback_events_total", dimensions: [("app", app), ("reason", key.reason)])
+                }
+            }
         }
     }
 
@@ -114,6 +137,25 @@ final class WorkerMetrics {
         }.increment()
     }
 
+    /// `salvo_apns_pool_healthy{pool="app/environment"}`: 1 healthy, 0 unhealthy or probing.
+    func poolHealthy(_ key: WorkerPoolKey, _ healthy: Bool) {
+        Self.cached(&poolHealth, key) {
+            Gauge(label: "salvo_apns_pool_healthy", dimensions: [("pool", "\(key.app)/\(key.environment.rawValue)")])
+        }.record(healthy ? 1 : 0)
+    }
+
+    /// A record refused for good was replaced by a body-less dead letter.
+    func deadLetterWithoutBody(refusedTopic: String) {
+        Self.cached(&withoutBody, refusedTopic) {
+            Counter(label: "salvo_dead_letters_without_body_total", dimensions: [("refused_topic", refusedTopic)])
+        }.increment()
+    }
+
+    /// A body-less dead letter was refused too and given up (the last resort).
+    func recordAbandoned(topic: String) {
+        Self.cached(&abandoned, topic) { Counter(label: "salvo_records_abandoned_total", dimensions: [("topic", topic)]) }.increment()
+    }
+
     func rateLimited(byApp: Bool) {
         (byApp ? rateLimitedApp : rateLimitedDevice).increment()
     }
@@ -126,10 +168,26 @@ final class WorkerMetrics {
         queued[lane]?.record(count)
     }
 
-    func consumerLag(topic: String, partition: Int32, lag: Int64) {
-        Self.cached(&self.lag, "\(topic)|\(partition)") {
-            Gauge(label: "salvo_consumer_lag", dimensions: [("topic", topic), ("partition", String(partition))])
-        }.record(lag)
+    /// `salvo_consumer_lag` of exactly the partitions in `assigned`: records the sampled lags
+    /// and removes the series of any other partition, so a sample taken just before a rebalance
+    /// cannot bring back a partition this worker no longer reads.
+    func consumerLag(_ sampled: [KafkaPartitionLag], assigned: Set<KafkaTopicPartition>) {
+        removeConsumerLag(lag.keys.filter { !assigned.contains($0) })
+        for sample in sampled where assigned.contains(sample.topicPartition) {
+            guard let value = sample.lag else { continue }
+            let partition = sample.topicPartition
+            Self.cached(&lag, partition) {
+                Gauge(label: "salvo_consumer_lag", dimensions: [("topic", partition.topic), ("partition", String(partition.partition))])
+            }.record(value)
+        }
+    }
+
+    /// Stops exporting the lag of partitions this worker gave up: their new owner exports it, and
+    /// a stale copy here would add phantom lag to every sum (and fire `SalvoConsumerLagGrowing`).
+    func removeConsumerLag(_ partitions: some Sequence<KafkaTopicPartition>) {
+        for partition in partitions {
+            lag.removeValue(forKey: partition)?.destroy()
+        }
     }
 
     private static func cached<Key: Hashable, Instrument>(

@@ -29,8 +29,22 @@ public struct WorkerStatistics: Sendable, Hashable {
     public var deadLettersAcknowledged = 0
     /// Retry records Kafka acknowledged.
     public var retryRecordsAcknowledged = 0
-    /// Records Kafka refused (each is produced again).
+    /// Records Kafka refused (each is produced again, or replaced by a body-less dead letter).
     public var produceFailures = 0
+    /// Records Kafka refused for good (too large, not authorized), replaced by a body-less dead letter.
+    public var deadLettersWithoutBody = 0
+    /// Body-less dead letters Kafka refused too, given up so their partitions commit.
+    public var recordsAbandoned = 0
+    /// Records handed to the producer and not yet acknowledged.
+    public var pendingRecords = 0
+    /// Times an APNs pool turned unhealthy (a brownout or outage).
+    public var poolsTurnedUnhealthy = 0
+    /// APNs pools unhealthy or probing now.
+    public var unhealthyPools = 0
+    /// Notifications parked in unhealthy pools (not yet an attempt).
+    public var parked = 0
+    /// Held, delayed, parked or replay work of revoked partitions dropped (the new owner sends it).
+    public var droppedOnRevoke = 0
     /// Notifications handed to the APNs pools and not yet answered.
     public var inFlight = 0
     /// Notifications waiting in the lanes.

@@ -7,26 +7,24 @@ extension JobDecoder {
         /// app is rejected (`unknown_app`).
         public var apps: [String: AppProfile]
         /// Largest message accepted, in bytes; larger ones are rejected without being read
-        /// (`job_too_large`). 100,000 tokens of 64 hex characters take about 6.7 MB.
-        /// Default: 16 MiB.
+        /// (`job_too_large`). A dead letter carries the whole job, so the limit leaves room under
+        /// the producer's `message.max.bytes` (docs/configuration.md). About 14,600 tokens of 64 hex
+        /// characters fit. Default: 983,616 (librdkafka's 1,000,000 minus 16 KiB).
         public var maximumJobBytes: Int
         /// Most tokens one job may carry (`too_many_tokens`). Default: 500,000.
         public var maximumTokens: Int
 
-        public init(apps: [String: AppProfile], maximumJobBytes: Int = 16 << 20, maximumTokens: Int = 500_000) {
+        public init(apps: [String: AppProfile], maximumJobBytes: Int = 983_616, maximumTokens: Int = 500_000) {
             self.apps = apps
             self.maximumJobBytes = maximumJobBytes
             self.maximumTokens = maximumTokens
         }
 
-        /// Throws when a limit is not positive, an app name is empty, or a bundle id cannot be a topic.
+        /// Throws when a limit is outside its range (naming its `limits.…` key), an app name is
+        /// empty, or a bundle id cannot be a topic.
         public func validate() throws(SalvoWorkerError) {
-            guard maximumJobBytes > 0, maximumJobBytes <= Int(UInt32.max) else {
-                throw .invalidConfiguration("maximumJobBytes must be 1…\(UInt32.max), got \(maximumJobBytes)")
-            }
-            guard maximumTokens > 0 else {
-                throw .invalidConfiguration("maximumTokens must be positive, got \(maximumTokens)")
-            }
+            try ConfigurationBounds.maximumJobBytes.check(maximumJobBytes, key: "limits.max_job_bytes")
+            try ConfigurationBounds.maximumTokens.check(maximumTokens, key: "limits.max_tokens")
             for (name, profile) in apps {
                 guard !name.isEmpty else { throw .invalidConfiguration("app names must not be empty") }
                 do {

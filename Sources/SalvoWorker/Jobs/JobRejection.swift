@@ -47,7 +47,8 @@ public struct JobRejection: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidTopic = Reason("invalid_topic")
         /// `expiration` is not a non-negative integer of UNIX seconds.
         public static let invalidExpiration = Reason("invalid_expiration")
-        /// `collapse_id` is empty, longer than 64 bytes, or holds control characters.
+        /// `collapse_id` is empty, longer than 64 bytes, holds control characters, or starts or
+        /// ends with a space: HTTP/2 forbids such a header value, so it is never sent.
         public static let invalidCollapseID = Reason("invalid_collapse_id")
         /// `environment` is neither "production" nor "sandbox".
         public static let invalidEnvironment = Reason("invalid_environment")

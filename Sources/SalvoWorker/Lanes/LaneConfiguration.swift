@@ -17,13 +17,11 @@ public struct LaneConfiguration: Sendable, Hashable {
         self.capacityPerLane = capacityPerLane
     }
 
+    /// Throws naming the `lanes.…` key of a value outside its range (``ConfigurationBounds``).
     public func validate() throws(SalvoWorkerError) {
-        guard (1...1_000).contains(priorityWeight), (1...1_000).contains(campaignWeight) else {
-            throw .invalidConfiguration("lane weights must be 1…1000, got \(priorityWeight):\(campaignWeight)")
-        }
-        guard capacityPerLane >= 1 else {
-            throw .invalidConfiguration("capacityPerLane must be ≥ 1, got \(capacityPerLane)")
-        }
+        try ConfigurationBounds.laneWeight.check(priorityWeight, key: "lanes.priority_weight")
+        try ConfigurationBounds.laneWeight.check(campaignWeight, key: "lanes.campaign_weight")
+        try ConfigurationBounds.capacityPerLane.check(capacityPerLane, key: "lanes.capacity_per_lane")
     }
 
     func weight(of lane: Lane) -> Int {

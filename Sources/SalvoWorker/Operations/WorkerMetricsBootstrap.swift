@@ -8,35 +8,27 @@ import Prometheus
 /// instance and use ``factory`` directly, so several workers can share a test process.
 public struct WorkerMetricsBootstrap: Sendable {
     public let registry: PrometheusCollectorRegistry
-    public let factory: PrometheusMetricsFactory
-
-    /// Buckets of `salvo_end_to_end_latency_seconds`: from a per-user push answered in
-    /// milliseconds to a campaign backlog drained over minutes.
-    public static let endToEndLatencyBuckets: [Duration] = [
-        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
-        .seconds(30), .seconds(60), .seconds(300),
-    ]
-
-    /// Buckets of `salvo_apns_ping_rtt_seconds`: a healthy gateway answers in tens of milliseconds.
-    public static let pingRoundTripBuckets: [Duration] = [
-        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
-    ]
+    /// Every family gets its `# HELP` line from ``WorkerMetricCatalog``.
+    public let factory: WorkerMetricsFactory
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.durationHistogramBuckets = [
-            "salvo_end_to_end_latency_seconds": Self.endToEndLatencyBuckets,
-            "salvo_apns_ping_rtt_seconds": Self.pingRoundTripBuckets,
-        ]
-        self.factory = factory
+        self.factory = WorkerMetricsFactory(
+            registry: registry, help: WorkerMetricCatalog.help, durationBuckets: WorkerMetricCatalog.durationBuckets)
     }
 
     /// Makes every swift-metrics `Counter`, `Gauge` and `Timer` of the process export here. Call
     /// once per process, before any metric is created.
     public func bootstrapMetricsSystem() {
         MetricsSystem.bootstrap(factory)
+    }
+
+    /// `salvo_build_info{version, librdkafka, nghttp2} 1`: which build and which C libraries a
+    /// worker runs, to compare across a fleet (`salvo version` prints the same).
+    public func publishBuildInfo(version: String, librdkafka: String, nghttp2: String) {
+        Metrics.Gauge(
+            label: "salvo_build_info", dimensions: [("version", version), ("librdkafka", librdkafka), ("nghttp2", nghttp2)],
+            factory: factory
+        ).record(1)
     }
 }

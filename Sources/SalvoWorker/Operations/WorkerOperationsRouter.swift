@@ -6,24 +6,36 @@ import Prometheus
 /// | route | answer |
 /// |---|---|
 /// | `GET /metrics` | Prometheus text of the registry the worker's metrics live in |
-/// | `GET /health/live` | 200 while the process runs: a liveness probe only restarts a hung process |
-/// | `GET /health/ready` | 200 when `isReady()`, else 503: assigned, connected and not draining |
+/// | `GET /health/started` | 200 once the engine runs, else 503 (the startup probe) |
+/// | `GET /health/live` | 200 unless the engine's dispatch loop stopped beating, then 503 (the liveness probe) |
+/// | `GET /health/ready` | 200 with a partition assigned and not draining, else 503 (the readiness probe) |
 /// | any other method on these paths | 405 with `allow: GET` |
 /// | any other path | 404 |
+///
+/// ``WorkerProbes`` says what each probe means.
 struct WorkerOperationsRouter: Sendable {
     private let routes: [String: @Sendable () -> WorkerOperationsResponse]
 
     /// Prometheus's text exposition format.
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    init(registry: PrometheusCollectorRegistry, isReady: @escaping @Sendable () -> Bool) {
+    init(registry: PrometheusCollectorRegistry, probes: WorkerProbes) {
+        func probe(_ answer: @escaping @Sendable () -> Bool, _ yes: String, _ no: String) -> @Sendable () -> WorkerOperationsResponse {
+            { answer() ? .text(.ok, yes) : .text(.serviceUnavailable, no) }
+        }
         routes = [
             "/metrics": {
                 WorkerOperationsResponse(status: .ok, contentType: Self.metricsContentType, body: registry.emitToBuffer())
             },
-            "/health/live": { .text(.ok, "live\n") },
-            "/health/ready": { isReady() ? .text(.ok, "ready\n") : .text(.serviceUnavailable, "not ready\n") },
+            "/health/started": probe(probes.started, "started\n", "starting\n"),
+            "/health/live": probe(probes.live, "live\n", "stalled: the dispatch loop has not run for 15 s\n"),
+            "/health/ready": probe(probes.ready, "ready\n", "not ready\n"),
         ]
+    }
+
+    /// Readiness alone; started and live always 200.
+    init(registry: PrometheusCollectorRegistry, isReady: @escaping @Sendable () -> Bool) {
+        self.init(registry: registry, probes: WorkerProbes(ready: isReady))
     }
 
     func respond(method: HTTPMethod, uri: String) -> WorkerOperationsResponse {

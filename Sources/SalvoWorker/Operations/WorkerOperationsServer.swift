@@ -6,8 +6,9 @@ import Prometheus
 import ServiceLifecycle
 import Synchronization
 
-/// The worker's operations listener: `/metrics`, `/health/live`, `/health/ready` over plain
-/// HTTP/1.1 (routes in ``WorkerOperationsRouter``).
+/// The worker's operations listener: `/metrics`, `/health/started`, `/health/live`,
+/// `/health/ready` over plain HTTP/1.1 (routes in ``WorkerOperationsRouter``, probes in
+/// ``WorkerProbes``).
 ///
 /// A `Service`: `run()` binds, serves until graceful shutdown or cancellation, then closes. Put
 /// it *first* in the worker's `ServiceGroup`: services shut down in reverse order, so the
@@ -21,18 +22,29 @@ public final class WorkerOperationsServer: Service, Sendable {
 
     /// - Parameters:
     ///   - registry: Where the worker's metrics live (``WorkerMetricsBootstrap/registry``).
-    ///   - isReady: Polled on every `/health/ready`; must be cheap and never block.
+    ///   - probes: Polled on every `/health/*` request; each must be cheap and never block.
     public init(
+        listener: WorkerOperationsListener,
+        registry: PrometheusCollectorRegistry,
+        probes: WorkerProbes,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "salvo.worker.operations")
+    ) {
+        self.listener = listener
+        self.router = WorkerOperationsRouter(registry: registry, probes: probes)
+        self.eventLoopGroup = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// A listener whose startup and liveness probes always answer 200.
+    public convenience init(
         listener: WorkerOperationsListener,
         registry: PrometheusCollectorRegistry,
         isReady: @escaping @Sendable () -> Bool,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "salvo.worker.operations")
     ) {
-        self.listener = listener
-        self.router = WorkerOperationsRouter(registry: registry, isReady: isReady)
-        self.eventLoopGroup = eventLoopGroup
-        self.logger = logger
+        self.init(listener: listener, registry: registry, probes: WorkerProbes(ready: isReady), eventLoopGroup: eventLoopGroup, logger: logger)
     }
 
     /// The bound port (the one picked when the listener asked for port 0), nil unless listening.

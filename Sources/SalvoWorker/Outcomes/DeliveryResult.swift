@@ -17,6 +17,9 @@ public enum DeliveryResult: Sendable {
     case unanswered(APNsError)
     /// The request broke a rule before anything was sent (SalvoAPNs validation).
     case invalidRequest(APNsError)
+    /// APNs's HTTP/2 layer reset the request's stream with PROTOCOL_ERROR: it found the request
+    /// malformed (``APNsError/Code/streamProtocolError``). The same bytes fail the same way.
+    case streamProtocolError(APNsError)
 
     /// Maps the pool's answer: a 200 response is accepted, any other status rejected; an
     /// ``APNsError`` is not-sent, rejected (it carries the response) or invalid, by its code.
@@ -30,6 +33,8 @@ public enum DeliveryResult: Sendable {
             self = .notSent(cause: error.underlying ?? error.message)
         case .failure(let error) where Self.unansweredCodes.contains(error.code):
             self = .unanswered(error)
+        case .failure(let error) where error.code == .streamProtocolError:
+            self = .streamProtocolError(error)
         case .failure(let error):
             if error.code == .rejected, let response = error.response {
                 self = .rejected(response)

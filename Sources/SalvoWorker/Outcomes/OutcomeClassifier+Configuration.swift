@@ -20,13 +20,10 @@ extension OutcomeClassifier {
             self.deadLetterInvalidTokens = deadLetterInvalidTokens
         }
 
+        /// Throws naming the `outcomes.…` key of a value outside its range (``ConfigurationBounds``).
         public func validate() throws(SalvoWorkerError) {
-            guard (1...JobFieldReader.maximumRetryAttempt).contains(maximumAttempts) else {
-                throw .invalidConfiguration("maximumAttempts must be 1…\(JobFieldReader.maximumRetryAttempt), got \(maximumAttempts)")
-            }
-            guard maximumImmediateReplays >= 0 else {
-                throw .invalidConfiguration("maximumImmediateReplays must be ≥ 0, got \(maximumImmediateReplays)")
-            }
+            try ConfigurationBounds.maximumAttempts.check(maximumAttempts, key: "outcomes.max_attempts")
+            try ConfigurationBounds.maximumReplays.check(maximumImmediateReplays, key: "outcomes.max_replays")
         }
     }
 }

@@ -12,6 +12,12 @@ import SalvoAPNs
 /// - ExpiredProviderToken: refresh the JWT and replay.
 /// - Not processed (refused stream, GOAWAY, connection lost): replay at once, at most
 ///   `maximumImmediateReplays` times per attempt, then back off.
+/// - Stream reset with PROTOCOL_ERROR (the request is malformed in HTTP/2's eyes): replay once
+///   (a broken connection could cause it too), then dead letter (`stream_protocol_error`). Retried
+///   with backoff it would hold its partition's commit for minutes and fail every time.
+/// The status decides the class of an APNs answer and a reason only refines it
+/// (``SalvoAPNs/APNsResponse/retryPolicy``): a 500 carrying `BadDeviceToken` backs off and
+/// publishes no feedback event.
 /// Every retry path is bounded by `maximumAttempts`, then dead-lettered (`retries_exhausted`).
 public struct OutcomeClassifier: Sendable {
     public let configuration: Configuration
@@ -37,6 +43,10 @@ public struct OutcomeClassifier: Sendable {
             return retry(notification, RetryReason(kind: .unanswered, cause: "\(error.code): \(error.message)"))
         case .rejected(let response):
             return classify(response, of: notification, at: time)
+        case .streamProtocolError(let error):
+            // One replay, unless immediate replays are switched off altogether.
+            if notification.replays < min(1, configuration.maximumImmediateReplays) { return .replayNow }
+            return .permanentFailure(feedback: nil, deadLetter: .streamProtocolError(error, replays: notification.replays))
         }
     }
 

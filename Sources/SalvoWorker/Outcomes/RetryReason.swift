@@ -35,6 +35,12 @@ public struct RetryReason: Sendable, Hashable, CustomStringConvertible {
         self.init(kind: kind, apnsStatus: response.status, apnsReason: response.reason?.string)
     }
 
+    /// The `reason` label of its metrics: Apple's reason when it is a documented one, `other`
+    /// for any other, or the kind when APNs gave none.
+    public var metricLabel: String {
+        apnsReason.map(APNsReason.metricLabel) ?? kind.rawValue
+    }
+
     /// Whether the delay is the per-device-token one rather than the exponential backoff.
     public var isPerDeviceToken: Bool { kind == .tooManyRequests }
 

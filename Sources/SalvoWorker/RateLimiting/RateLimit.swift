@@ -20,13 +20,12 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
         emissionIntervalNanoseconds.multipliedReportingOverflow(by: Int64(burst - 1)).partialValue
     }
 
-    func validate(_ name: String) throws(SalvoWorkerError) {
-        guard perSecond.isFinite, perSecond >= 1e-6, perSecond <= 1e9 else {
-            throw .invalidConfiguration("\(name): perSecond must be 0.000001…1,000,000,000, got \(perSecond)")
-        }
-        guard burst >= 1, burst <= 1_000_000 else {
-            throw .invalidConfiguration("\(name): burst must be 1…1,000,000, got \(burst)")
-        }
+    /// Throws naming `key.per_second` or `key.burst` (`key` is the limit's YAML key, e.g.
+    /// `device_rate_limit`) when a value is outside its range (``ConfigurationBounds``), which
+    /// keeps ``toleranceNanoseconds`` within 64 bits.
+    func validate(_ key: String) throws(SalvoWorkerError) {
+        try ConfigurationBounds.perSecond.check(perSecond, key: "\(key).per_second")
+        try ConfigurationBounds.burst.check(burst, key: "\(key).burst")
     }
 
     public var description: String { "\(perSecond)/s burst \(burst)" }

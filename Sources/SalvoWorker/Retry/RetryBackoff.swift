@@ -28,15 +28,6 @@ public struct RetryBackoff: Sendable, Hashable {
         let delay = delay(afterAttempt: attempt)
         return .seconds(delay.secondsValue * (0.5 + 0.5 * min(max(fraction, 0), 1)))
     }
-
-    func validate(_ name: String) throws(SalvoWorkerError) {
-        guard initialDelay > .zero, maximumDelay >= initialDelay else {
-            throw .invalidConfiguration("\(name): need 0 < initialDelay ≤ maximumDelay, got \(initialDelay) and \(maximumDelay)")
-        }
-        guard multiplier >= 1, multiplier.isFinite else {
-            throw .invalidConfiguration("\(name): multiplier must be a finite number ≥ 1, got \(multiplier)")
-        }
-    }
 }
 
 /// `base` to a non-negative integral power by repeated squaring (no Foundation `pow` needed).

@@ -89,6 +89,22 @@ extension RetryScheduler {
             return removeFirst(dueCount)
         }
 
+        /// Drops every held notification `shouldRemove` selects (a revoked partition's), returning
+        /// how many; the deadlines of the buckets that remain are unchanged.
+        public mutating func removeAll(where shouldRemove: (PushNotification) -> Bool) -> Int {
+            var removed = 0
+            for key in order {
+                guard let notifications = buckets[key] else { continue }
+                let kept = notifications.filter { !shouldRemove($0) }
+                guard kept.count != notifications.count else { continue }
+                removed += notifications.count - kept.count
+                buckets[key] = kept.isEmpty ? nil : kept
+            }
+            order.removeAll { buckets[$0] == nil }
+            heldCount -= removed
+            return removed
+        }
+
         /// Removes and returns everything held, earliest first, for the retry topic.
         public mutating func drainForShutdown() -> [Batch] {
             removeFirst(order.count)

@@ -10,10 +10,12 @@ struct LoadTestCommand: AsyncParsableCommand {
         abstract: "Produce a load scenario's jobs open-loop and measure what the worker delivers.",
         discussion: """
             Jobs go to the scenario's job topics at their scheduled times; deliveries are read \
-            from the mock's record file (--mock-record), feedback and dead letters from their \
-            topics. Latency is measured from each job's scheduled time to the mock's record. \
-            Exits 0 when every expectation was met, 2 when the run finished but did not meet \
-            them, 1 on an error. See loadtest/README.md.
+            from the mock's record file (--mock-record) or, without it, paged from the mock's \
+            admin listener (--mock-admin, GET /deliveries), so the mock may run in another \
+            container or pod; feedback and dead letters come from their topics. Latency is \
+            measured from each job's scheduled time to the mock's record. Exits 0 when every \
+            expectation and objective was met, 2 when the run finished but did not meet them, \
+            1 on an error. See loadtest/README.md.
             """
     )
 
@@ -23,10 +25,12 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "Bootstrap brokers, host:port[,host:port...].")
     var brokers: String
 
-    @Option(name: .customLong("mock-record"), help: "The mock's --record file, tailed during the run.")
+    @Option(name: .customLong("mock-record"), help: "The mock's --record file, tailed during the run (same host or volume).")
     var mockRecord: String?
 
-    @Option(name: .customLong("mock-admin"), help: "The mock's admin base URL (http://HOST:PORT); /stats is read at the end.")
+    @Option(
+        name: .customLong("mock-admin"),
+        help: "The mock's admin base URL (http://HOST:PORT): deliveries from /deliveries unless --mock-record is given; /stats at the end.")
     var mockAdmin: String?
 
     @Option(name: .customLong("worker-metrics"), help: "The worker's metrics URL, sampled every second for salvo_consumer_lag.")
@@ -47,7 +51,7 @@ struct LoadTestCommand: AsyncParsableCommand {
     func validate() throws {
         guard durationScale > 0 else { throw ValidationError("--duration-scale must be > 0") }
         guard mockRecord != nil || mockAdmin != nil else {
-            throw ValidationError("give --mock-record FILE (deliveries) and/or --mock-admin URL (totals)")
+            throw ValidationError("give --mock-admin URL (deliveries over HTTP, totals) and/or --mock-record FILE (deliveries from the file)")
         }
     }
 

@@ -66,11 +66,26 @@ struct MockAPNsCommand: AsyncParsableCommand {
     @Option(help: "Bundle id put in the generated client certificate (with --generate-tls).")
     var topic = "com.example.salvo"
 
-    @Option(help: "Event-loop threads serving connections; 0 means one per core.")
+    @Option(help: "Event-loop threads serving connections, 0…\(Self.maximumThreads); 0 means one per core.")
     var threads = 0
+
+    /// More event loops than this only cost memory: the mock's work is per connection.
+    static let maximumThreads = 256
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
+
+    /// Usage errors, before anything starts: a bad number is refused with its flag's name.
+    func validate() throws {
+        guard (0...Self.maximumThreads).contains(self.threads) else {
+            throw ValidationError("--threads must be within 0…\(Self.maximumThreads), got \(self.threads)")
+        }
+        guard Logger.Level(rawValue: self.logLevel) != nil else {
+            throw ValidationError("unknown --log-level \(self.logLevel)")
+        }
+        _ = try Self.parseAddress(self.listen, option: "--listen")
+        if self.admin != "off" { _ = try Self.parseAddress(self.admin, option: "--admin") }
+    }
 
     func run() async throws {
         if let directory = self.generateTLS {
@@ -82,7 +97,6 @@ struct MockAPNsCommand: AsyncParsableCommand {
             throw ValidationError("unknown --log-level \(self.logLevel)")
         }
         logger.logLevel = level
-        guard self.threads >= 0 else { throw ValidationError("--threads must be ≥ 0") }
         let eventLoops = self.threads > 0 ? MultiThreadedEventLoopGroup(numberOfThreads: self.threads) : nil
         let server = try MockAPNsServer(
             configuration: try self.makeConfiguration(),

@@ -18,7 +18,8 @@ struct SendCommand: AsyncParsableCommand {
             Certificate authentication: --cert-file cert.pem --cert-key-file key.pem, or --p12-file cert.p12.
             Credentials and destination may come from --config FILE (JSON with the same names in
             snake_case, e.g. {"key_file": "...", "team_id": "...", "environment": "sandbox"}); flags win.
-            Exit status: 0 accepted, 1 rejected by APNs, 2 no answer (connection, TLS, timeout).
+            Exit status: 0 accepted, 1 rejected by APNs, 2 no answer (connection, TLS, timeout),
+            64 a usage error (a flag out of range, a field APNs or HTTP/2 would refuse).
             """
     )
 
@@ -69,8 +70,12 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Cleartext HTTP/2 (h2c), for a local mock only.")
     var h2c = false
 
-    @Option(help: "Seconds to wait for the connection and for the answer. Default: 10.")
+    @Option(help: "Seconds to wait for the connection and for the answer, 0.001…3600. Default: 10.")
     var timeout: Double = 10
+
+    /// `--timeout`'s range: shorter cannot connect, longer only hides a hung server (and an
+    /// unbounded Double would overflow the conversion to a duration).
+    static let timeoutRange: ClosedRange<Double> = 0.001...3_600
 
     @Flag(help: "Print the answer as one JSON object.")
     var json = false
@@ -103,6 +108,24 @@ struct SendCommand: AsyncParsableCommand {
             case certKeyFile = "cert_key_file", p12File = "p12_file", password, topic, environment, host
             case caFile = "ca_file", port
         }
+    }
+
+    /// Usage errors for the numeric flags, before anything is read or sent.
+    func validate() throws {
+        guard Self.timeoutRange.contains(self.timeout) else {  // NaN is in no range
+            throw ValidationError("--timeout must be a number of seconds within 0.001…3600, got \(self.timeout)")
+        }
+        if let port = self.port { try Self.checkPort(port, source: "--port") }
+        if let priority = self.priority, APNsPriority(rawValue: priority) == nil {
+            throw ValidationError("--priority must be 10, 5 or 1, got \(priority)")
+        }
+        if let expiration = self.expiration, expiration < 0 {
+            throw ValidationError("--expiration must be UNIX seconds ≥ 0, got \(expiration)")
+        }
+    }
+
+    private static func checkPort(_ port: Int, source: String) throws {
+        guard (1...65_535).contains(port) else { throw ValidationError("\(source) must be within 1…65535, got \(port)") }
     }
 
     func run() async throws {
@@ -177,6 +200,7 @@ struct SendCommand: AsyncParsableCommand {
         let standard: APNsEnvironment = kind == .production ? .production : .sandbox
         let host = self.host ?? file?.host
         let port = self.port ?? file?.port
+        if let port { try Self.checkPort(port, source: self.port == nil ? "port in --config" : "--port") }
         if host == nil, port == nil || port == standard.port { return standard }
         return .custom(host: host ?? standard.host, port: port ?? standard.port, behavesAs: kind)
     }
@@ -195,7 +219,16 @@ struct SendCommand: AsyncParsableCommand {
         guard let pushType = APNsPushType(rawValue: self.pushType) else {
             throw ValidationError("unknown push type \"\(self.pushType)\"")
         }
-        return try APNsRequest(
+        do {
+            return try self.request(topic: topicText, pushType: pushType, payload: payloadText)
+        } catch let error as APNsError {
+            // A field APNs or HTTP/2 would refuse is the caller's mistake, not APNs's answer.
+            throw ValidationError(error.message)
+        }
+    }
+
+    private func request(topic topicText: String, pushType: APNsPushType, payload payloadText: String) throws -> APNsRequest {
+        try APNsRequest(
             token: DeviceToken(hex: self.deviceToken),
             topic: APNsTopic(topicText),
             pushType: pushType,

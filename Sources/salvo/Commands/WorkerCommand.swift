@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import NIOPosix
+import SalvoHTTP2
+import SalvoKafka
 import SalvoWorker
 import ServiceLifecycle
 
@@ -22,13 +24,10 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(name: .customLong("check-config"), help: "Load and validate this configuration file (credentials included) without connecting, print it with secrets redacted, and exit.")
     var checkConfig: String?
 
-    @Option(name: .customLong("log-format"), help: "text (human) or json (one object per line, for log shippers).")
-    var logFormat: LogFormat = .text
-
-    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-    }
+    @Option(
+        name: .customLong("log-format"),
+        help: "text (human) or json (one object per line, for log shippers). Default: SALVO_LOG_FORMAT, else the file's log_format, else text.")
+    var logFormat: LogFormat?
 
     func validate() throws {
         guard (config == nil) != (checkConfig == nil) else {
@@ -39,53 +38,56 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         let loader = WorkerConfigurationLoader()
         if let path = checkConfig {
-            let loaded = try Self.load(path, with: loader)
+            let loaded = try Self.load(path, with: loader, console: WorkerConsole(format: .text))
             print(loaded.description)
+            for warning in loaded.warnings { print("warning: \(warning)") }
             print("configuration OK: \(path)")
             return
         }
-        let loaded = try Self.load(config!, with: loader)
-        let format = self.logFormat
-        LoggingSystem.bootstrap { label in
-            switch format {
-            case .text: return StreamLogHandler.standardError(label: label)
-            case .json: return JSONLogHandler(label: label)
-            }
-        }
-        var logger = Logger(label: "salvo.worker")
+        // Before the file is read, only the flag and the environment can ask for JSON.
+        let early = WorkerConsole(format: logFormat ?? LogFormat.fromEnvironment(loader.environment) ?? .text)
+        let loaded = try Self.load(config!, with: loader, console: early)
+        let console = WorkerConsole(format: logFormat ?? LogFormat(loaded.logFormat))
+        console.format.bootstrap()
+        var logger = Logger(label: WorkerConsole.label)
         logger.logLevel = loaded.logLevel
+        for warning in loaded.warnings { logger.warning("\(warning)") }
         let metrics = WorkerMetricsBootstrap()
         metrics.bootstrapMetricsSystem()
+        metrics.publishBuildInfo(version: SalvoVersion.current, librdkafka: RDKafkaLibrary.version, nghttp2: NGHTTP2Library.version)
 
         let configuration = loaded.configuration
         let engine: WorkerEngine
         do {
             engine = try WorkerEngine(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
         } catch {
-            throw CommandFailure("cannot start the worker: \(error)")
+            throw console.failure("cannot start the worker: \(error)")
         }
-        var services = [
-            ServiceGroupConfiguration.ServiceConfiguration(
-                service: engine, successTerminationBehavior: .gracefullyShutdownGroup,
-                failureTerminationBehavior: .gracefullyShutdownGroup)
-        ]
+        // A ServiceGroup shuts its services down in reverse order, each after the one behind it
+        // has returned: the operations listener goes first in the list so that it stops last,
+        // and answers probes (liveness 200, readiness 503) and scrapes through the engine's drain.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let listener = configuration.operations {
             var operationsLogger = logger
             operationsLogger[metadataKey: "component"] = "operations"
             let operations = WorkerOperationsServer(
-                listener: listener, registry: metrics.registry, isReady: { engine.isReady }, logger: operationsLogger)
+                listener: listener, registry: metrics.registry, probes: WorkerProbes(engine: engine), logger: operationsLogger)
             let port: Int
             do {
                 port = try await operations.start()
             } catch {
-                throw CommandFailure("\(error)")
+                throw console.failure("\(error)")
             }
-            print("worker operations on http://\(listener.host):\(port) (/metrics, /health/live, /health/ready)")
-            fflush(nil)  // nil: every stream, so a supervisor reading the pipe sees the line now
+            console.announce(
+                "worker operations on http://\(listener.host):\(port) (/metrics, /health/started, /health/live, /health/ready)",
+                metadata: ["address": "\(listener.host):\(port)"])
             services.append(.init(service: operations))
         }
-        print("worker started: group \(configuration.groupID), apps \(configuration.apps.keys.sorted().joined(separator: ", ")), configuration \(loaded.source)")
-        fflush(nil)
+        services.append(
+            .init(service: engine, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
+        console.announce(
+            "worker started: group \(configuration.groupID), apps \(configuration.apps.keys.sorted().joined(separator: ", ")), configuration \(loaded.source)",
+            metadata: ["version": "\(SalvoVersion.current)"])
 
         var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
         groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
@@ -94,17 +96,16 @@ struct WorkerCommand: AsyncParsableCommand {
         do {
             try await ServiceGroup(configuration: groupConfiguration).run()
         } catch {
-            throw CommandFailure("worker stopped on an error: \(error)")
+            throw console.failure("worker stopped on an error: \(error)")
         }
-        print("worker stopped: \(engine.statistics())")
-        fflush(nil)
+        console.announce("worker stopped: \(engine.statistics())")
     }
 
-    private static func load(_ path: String, with loader: WorkerConfigurationLoader) throws -> LoadedWorkerConfiguration {
+    private static func load(_ path: String, with loader: WorkerConfigurationLoader, console: WorkerConsole) throws -> LoadedWorkerConfiguration {
         do {
             return try loader.load(path: path)
         } catch {
-            throw CommandFailure(error.message)
+            throw console.failure(error.message)
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import SalvoAPNs
 
-/// One JSON object per line on stderr, for log shippers (`--log-format json`): `ts` (RFC 3339,
+/// One JSON object per line on stderr, for log shippers (`log_format: json`): `ts` (RFC 3339,
 /// UTC, milliseconds), `level`, `logger`, `msg`, `source`, and every metadata key at top level
 /// (prefixed with `meta.` if it would shadow one of those).
 ///
@@ -25,15 +25,22 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var fields: [(String, String)] = [
-            ("ts", Self.timestamp()), ("level", event.level.rawValue), ("logger", label),
-            ("msg", event.message.description), ("source", event.source),
-        ]
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let extra = event.metadata { merged.merge(extra) { $1 } }
-        let reserved: Set<String> = ["ts", "level", "logger", "msg", "source"]
-        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+        Self.write(
+            Self.line(level: event.level, label: label, message: event.message.description, source: event.source, metadata: merged),
+            to: STDERR_FILENO)
+    }
+
+    private static let reserved: Set<String> = ["ts", "level", "logger", "msg", "source"]
+
+    /// One log line, newline included.
+    static func line(level: Logger.Level, label: String, message: String, source: String, metadata: Logger.Metadata) -> String {
+        var fields: [(String, String)] = [
+            ("ts", timestamp()), ("level", level.rawValue), ("logger", label), ("msg", message), ("source", source),
+        ]
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
             fields.append((reserved.contains(key) ? "meta.\(key)" : key, value.description))
         }
         var line = "{"
@@ -41,10 +48,14 @@ struct JSONLogHandler: LogHandler {
             if index > 0 { line += "," }
             line += JSONStringLiteral.quoted(key) + ":" + JSONStringLiteral.quoted(value)
         }
-        line += "}\n"
+        return line + "}\n"
+    }
+
+    /// Writes `line` with one `write(2)`.
+    static func write(_ line: String, to descriptor: Int32) {
         var bytes = Array(line.utf8)
         bytes.withUnsafeMutableBytes { buffer in
-            _ = Foundation.write(STDERR_FILENO, buffer.baseAddress, buffer.count)
+            _ = Foundation.write(descriptor, buffer.baseAddress, buffer.count)
         }
     }
 

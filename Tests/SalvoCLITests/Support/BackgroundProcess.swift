@@ -13,8 +13,12 @@ final class BackgroundProcess: @unchecked Sendable {
     let stdoutURL: URL
     let stderrURL: URL
 
-    init(name: String, executable: URL, arguments: [String], environment: [String: String] = [:]) throws {
+    /// Started through a launcher (setpriv, strace): signals go to what it runs, its children.
+    private let signalsChildren: Bool
+
+    init(name: String, executable: URL, arguments: [String], environment: [String: String] = [:], signalsChildren: Bool = false) throws {
         self.name = name
+        self.signalsChildren = signalsChildren
         directory = try CommandRunner.temporaryDirectory()
         stdoutURL = directory.appendingPathComponent("stdout")
         stderrURL = directory.appendingPathComponent("stderr")
@@ -29,16 +33,60 @@ final class BackgroundProcess: @unchecked Sendable {
         try process.run()
     }
 
-    static func salvo(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> BackgroundProcess {
-        try BackgroundProcess(name: name, executable: CommandRunner.salvoExecutable(), arguments: arguments, environment: environment)
+    /// `salvo` with `arguments`; `launcher` (a command and its arguments, e.g. `setpriv … strace …`)
+    /// runs it when given.
+    static func salvo(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], launcher: [String] = []
+    ) throws -> BackgroundProcess {
+        let salvo = try CommandRunner.salvoExecutable()
+        guard let command = launcher.first else {
+            return try BackgroundProcess(name: name, executable: salvo, arguments: arguments, environment: environment)
+        }
+        return try BackgroundProcess(
+            name: name, executable: URL(fileURLWithPath: command), arguments: launcher.dropFirst() + [salvo.path] + arguments,
+            environment: environment, signalsChildren: true)
     }
 
     var isRunning: Bool { process.isRunning }
     var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
+    /// The process id (for `/proc/<pid>/status` in memory checks).
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// How many lines the child has written so far, to count what it writes from now on.
+    struct OutputMark {
+        var stdoutLines: Int
+        var stderrLines: Int
+    }
+
+    func outputMark() -> OutputMark {
+        OutputMark(stdoutLines: Self.lines(of: stdout).count, stderrLines: Self.lines(of: stderr).count)
+    }
+
+    /// The lines written to stdout and stderr since `mark` (stdout's first).
+    func outputLines(since mark: OutputMark) -> [Substring] {
+        Array(Self.lines(of: stdout).dropFirst(mark.stdoutLines)) + Self.lines(of: stderr).dropFirst(mark.stderrLines)
+    }
+
+    private static func lines(of text: String) -> [Substring] {
+        text.split(separator: "\n", omittingEmptySubsequences: true)
+    }
+
+    /// Signals the child (or, when a launcher started it, the processes the launcher runs: a
+    /// tracer passes SIGTERM on only by detaching, which would leave the traced process running).
     func signal(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        guard process.isRunning else { return }
+        guard signalsChildren else {
+            kill(process.processIdentifier, signal)
+            return
+        }
+        let pid = process.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        for child in children.split(separator: " ").compactMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+            kill(child, signal)
+        }
+        if signal == SIGKILL { kill(pid, signal) }
     }
 
     /// Waits for the child to exit on its own; nil if it is still running after `timeout`.

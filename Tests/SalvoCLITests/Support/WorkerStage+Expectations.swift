@@ -37,10 +37,16 @@ extension WorkerStage {
 
     /// A worker's `/metrics` text, from the operations address it printed at start.
     func metrics(of worker: BackgroundProcess) async throws -> String {
+        let address = try await operationsAddress(of: worker)
+        let result = try await CommandRunner.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(address)/metrics"], timeout: .seconds(10))
+        return result.stdoutText
+    }
+
+    /// `http://127.0.0.1:PORT` of a worker's operations listener, as it printed it at start.
+    func operationsAddress(of worker: BackgroundProcess) async throws -> String {
         let line = try await worker.waitForOutput(containing: "operations on")
         guard let match = line.firstMatch(of: /http:\/\/[0-9.]+:\d+/) else { throw CLITestError("no address in \(line)") }
-        let result = try await CommandRunner.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(match.0)/metrics"], timeout: .seconds(10))
-        return result.stdoutText
+        return String(match.0)
     }
 }
 

@@ -22,6 +22,7 @@ final class WorkerStage: Sendable {
     let mockPort: Int
     let mockAdminPort: Int
     let recordURL: URL
+    let unprivileged: Bool
     private let tokenKey: (keyID: String, teamID: String, path: String)
     /// Every worker started on this stage, stopped with it.
     private let workers = Mutex<[BackgroundProcess]>([])
@@ -33,8 +34,11 @@ final class WorkerStage: Sendable {
     var deadLetterTopic: String { "\(prefix).dlq" }
 
     /// Creates the topics and starts the mock with `scenarioYAML`.
-    init(cluster: CLITestCluster, scenarioYAML: String, partitions: Int = 4) async throws {
+    /// `unprivileged`: the mock and the workers run as the image runs them — uid 10001 with no
+    /// capabilities — each under `strace -e setsockopt` writing `strace-<name>.txt` in ``directory``.
+    init(cluster: CLITestCluster, scenarioYAML: String, partitions: Int = 4, unprivileged: Bool = false) async throws {
         self.cluster = cluster
+        self.unprivileged = unprivileged
         directory = try CommandRunner.temporaryDirectory()
         let prefix = cluster.uniqueName("e2e")
         self.prefix = prefix
@@ -58,12 +62,15 @@ final class WorkerStage: Sendable {
         let scenario = directory.appendingPathComponent("scenario.yaml")
         try scenarioYAML.write(to: scenario, atomically: true, encoding: .utf8)
         recordURL = directory.appendingPathComponent("record.ndjson")
-        mock = try BackgroundProcess.salvo("mock-apns", [
-            "mock-apns", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0",
-            "--tls-cert", "\(tls)/server.pem", "--tls-key", "\(tls)/server-key.pem",
-            "--token-key", "\(tokenKey.keyID):\(tokenKey.teamID):\(tokenKey.path)",
-            "--scenario", scenario.path, "--record", recordURL.path, "--log-level", "warning",
-        ])
+        if unprivileged { try Self.handOver(directory) }
+        mock = try BackgroundProcess.salvo(
+            "mock-apns",
+            [
+                "mock-apns", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0",
+                "--tls-cert", "\(tls)/server.pem", "--tls-key", "\(tls)/server-key.pem",
+                "--token-key", "\(tokenKey.keyID):\(tokenKey.teamID):\(tokenKey.path)",
+                "--scenario", scenario.path, "--record", recordURL.path, "--log-level", "warning",
+            ], launcher: Self.launcher(unprivileged, name: "mock-apns", in: directory))
         do {
             mockPort = try Self.port(in: try await mock.waitForOutput(containing: "listening on"))
             mockAdminPort = try Self.port(in: try await mock.waitForOutput(containing: "admin on"))
@@ -71,6 +78,29 @@ final class WorkerStage: Sendable {
             await mock.stop()
             throw error
         }
+    }
+
+    /// The uid the Dockerfile's `USER` and the Deployment's `runAsUser` name.
+    static let unprivilegedUID = 10_001
+
+    /// Everything in the stage's folder belongs to the unprivileged user, which the worker and the
+    /// mock must read (keys, certificates, configuration) and write (the record file).
+    private static func handOver(_ directory: URL) throws {
+        let result = Process()
+        result.executableURL = URL(fileURLWithPath: "/bin/chown")
+        result.arguments = ["-R", "\(unprivilegedUID):\(unprivilegedUID)", directory.path]
+        try result.run()
+        result.waitUntilExit()
+        guard result.terminationStatus == 0 else { throw CLITestError("chown of \(directory.path) failed") }
+    }
+
+    static func launcher(_ unprivileged: Bool, name: String, in directory: URL) -> [String] {
+        guard unprivileged else { return [] }
+        let uid = String(unprivilegedUID)
+        return [
+            "/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
+            "/usr/bin/strace", "-f", "-qq", "-e", "trace=setsockopt", "-o", directory.appendingPathComponent("strace-\(name).txt").path,
+        ]
     }
 
     private static func port(in line: String) throws -> Int {
@@ -81,10 +111,13 @@ final class WorkerStage: Sendable {
     }
 
     /// A worker configuration for this stage; `extra` is appended (YAML top-level keys).
-    func writeWorkerConfiguration(name: String = "worker.yaml", extra: String = "") throws -> URL {
+    /// `brokers` replaces the test broker (a closed port, say); `logLevel` is the worker's.
+    func writeWorkerConfiguration(
+        name: String = "worker.yaml", brokers: String? = nil, logLevel: String = "warning", extra: String = ""
+    ) throws -> URL {
         let yaml = """
             kafka:
-              brokers: ["\(cluster.brokers)"]
+              brokers: ["\(brokers ?? cluster.brokers)"]
               client_id: salvo-e2e
               consumer_properties:
                 session.timeout.ms: "6000"
@@ -116,7 +149,7 @@ final class WorkerStage: Sendable {
             operations:
               listen: 127.0.0.1:0
             drain_deadline: 15s
-            log_level: warning
+            log_level: \(logLevel)
             \(extra)
             """
         let url = directory.appendingPathComponent(name)
@@ -125,7 +158,9 @@ final class WorkerStage: Sendable {
     }
 
     func startWorker(_ configuration: URL, name: String = "worker") throws -> BackgroundProcess {
-        let worker = try BackgroundProcess.salvo(name, ["worker", "--config", configuration.path])
+        if unprivileged { try Self.handOver(directory) }
+        let worker = try BackgroundProcess.salvo(
+            name, ["worker", "--config", configuration.path], launcher: Self.launcher(unprivileged, name: name, in: directory))
         workers.withLock { $0.append(worker) }
         return worker
     }
@@ -205,9 +240,11 @@ final class WorkerStage: Sendable {
 }
 
 /// Runs `body` on a fresh stage of the test broker, and always stops its workers and mock.
-func withWorkerStage(scenarioYAML: String, partitions: Int = 4, _ body: (WorkerStage) async throws -> Void) async throws {
+func withWorkerStage(
+    scenarioYAML: String, partitions: Int = 4, unprivileged: Bool = false, _ body: (WorkerStage) async throws -> Void
+) async throws {
     try await withCLITestCluster { cluster in
-        let stage = try await WorkerStage(cluster: cluster, scenarioYAML: scenarioYAML, partitions: partitions)
+        let stage = try await WorkerStage(cluster: cluster, scenarioYAML: scenarioYAML, partitions: partitions, unprivileged: unprivileged)
         do {
             try await body(stage)
         } catch {

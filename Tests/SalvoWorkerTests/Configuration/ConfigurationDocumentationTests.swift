@@ -11,7 +11,7 @@ struct ConfigurationDocumentationTests {
     static let keys: [String] = Array(Set(
         names(File.CodingKeys.self) + names(File.Kafka.CodingKeys.self) + names(File.Topics.CodingKeys.self)
             + names(File.Lanes.CodingKeys.self) + names(File.Retry.CodingKeys.self) + names(File.Backoff.CodingKeys.self)
-            + names(File.Outcomes.CodingKeys.self) + names(File.RateLimitSection.CodingKeys.self)
+            + names(File.Outcomes.CodingKeys.self) + names(File.Health.CodingKeys.self) + names(File.RateLimitSection.CodingKeys.self)
             + names(File.Limits.CodingKeys.self) + names(File.Operations.CodingKeys.self) + names(File.App.CodingKeys.self)
             + names(File.Credential.CodingKeys.self) + names(File.Token.CodingKeys.self)
             + names(File.Certificate.CodingKeys.self) + names(File.CustomEndpoint.CodingKeys.self)
@@ -38,7 +38,7 @@ struct ConfigurationDocumentationTests {
         }
         for variable in [
             "SALVO_KAFKA_BROKERS", "SALVO_KAFKA_CLIENT_ID", "SALVO_KAFKA_PROPERTY_", "SALVO_GROUP_ID", "SALVO_OPERATIONS_LISTEN",
-            "SALVO_DRAIN_DEADLINE", "SALVO_LOG_LEVEL",
+            "SALVO_DRAIN_DEADLINE", "SALVO_LOG_LEVEL", "SALVO_LOG_FORMAT",
         ] {
             #expect(text.contains(variable), "docs/configuration.md does not mention \(variable)")
         }

@@ -85,10 +85,11 @@ struct ConfigurationFixture {
 
     /// The smallest valid file: one broker, one token app. `$DIR` in `extra` and in the result is
     /// the fixture directory.
-    func minimalYAML(app extra: String = "", top: String = "") -> String {
+    func minimalYAML(app extra: String = "", top: String = "", kafka: String = "") -> String {
         """
         kafka:
           brokers: ["localhost:9092"]
+          \(kafka)
         apps:
           news:
             bundle_id: com.example.news

@@ -25,7 +25,7 @@ struct WorkerConfigurationLoaderTests {
         #expect(configuration.retry == RetryScheduler.Configuration())
         #expect(configuration.outcomes == OutcomeClassifier.Configuration())
         #expect(configuration.deviceRateLimit == RateLimit(perSecond: 10, burst: 20))
-        #expect(configuration.maximumJobBytes == 16 << 20)
+        #expect(configuration.maximumJobBytes == 1_000_000 - 16_384)
         #expect(configuration.maximumTokens == 500_000)
         #expect(configuration.operations == WorkerOperationsListener())
         #expect(configuration.drainDeadline == .seconds(25))

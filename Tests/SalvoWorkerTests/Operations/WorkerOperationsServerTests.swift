@@ -12,6 +12,18 @@ private final class ReadyFlag: Sendable {
     let value = Atomic<Bool>(false)
 }
 
+/// Stands in for the engine: on graceful shutdown it turns not-ready, then takes `drain` to return.
+private struct DrainingService: Service {
+    let drain: Duration
+    let onShutdown: @Sendable () -> Void
+
+    func run() async throws {
+        try await gracefulShutdown()
+        onShutdown()
+        try await Task.sleep(for: drain)
+    }
+}
+
 @Suite("Worker operations listener")
 struct WorkerOperationsServerTests {
     @Test("routes: metrics, live, ready 200/503, 404, 405 over real HTTP")
@@ -73,6 +85,40 @@ struct WorkerOperationsServerTests {
             await group.triggerGracefulShutdown()
             try await tasks.next()
             #expect(server.port == nil)
+        }
+    }
+
+    @Test("first in a ServiceGroup, it answers probes and scrapes while the service after it drains")
+    func outlivesADrainingService() async throws {
+        let ready = ReadyFlag()
+        ready.value.store(true, ordering: .relaxed)
+        let server = WorkerOperationsServer(
+            listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), registry: PrometheusCollectorRegistry(),
+            isReady: { ready.value.load(ordering: .relaxed) })
+        let port = try await server.start()
+        let engine = DrainingService(drain: .seconds(1), onShutdown: { ready.value.store(false, ordering: .relaxed) })
+        // As `salvo worker` orders them: a group stops its services last to first.
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server, engine], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            defer { tasks.cancelAll() }
+            #expect(try HTTPProbe.request("http://127.0.0.1:\(port)/health/ready").status == 200)
+            await group.triggerGracefulShutdown()
+            // The group tells the service asynchronously; its drain starts when it turns not-ready.
+            while ready.value.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+            let drainStarted = ContinuousClock.now
+            var answers: [(live: Int, ready: Int, metrics: Int)] = []
+            while drainStarted.duration(to: .now) < .milliseconds(700) {
+                let base = "http://127.0.0.1:\(port)"
+                answers.append((
+                    try HTTPProbe.request("\(base)/health/live").status, try HTTPProbe.request("\(base)/health/ready").status,
+                    try HTTPProbe.request("\(base)/metrics").status))
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(answers.count >= 3)
+            #expect(answers.allSatisfy { $0 == (200, 503, 200) }, "\(answers)")
+            try await tasks.next()
+            #expect(server.port == nil, "closed once the draining service returned")
         }
     }
 

@@ -1,6 +1,7 @@
 /// One mistake in a configuration file: the key path (`apps.main.pool.connections`, or the
 /// environment variable that set it) and the rule it breaks. ``WorkerConfigurationLoader`` adds
-/// the file name and turns it into a ``SalvoWorkerError``.
+/// the file name and turns it into a ``SalvoWorkerError``. The path is empty when the rule names
+/// its keys itself (a part's `validate()` message, or a whole-file problem).
 struct ConfigurationProblem: Error, Sendable {
     var path: String
     var rule: String

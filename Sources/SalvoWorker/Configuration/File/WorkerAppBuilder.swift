@@ -65,24 +65,21 @@ struct WorkerAppBuilder {
             if let value = settings.keepaliveInterval { pool.connection.keepaliveInterval = value.value }
             if let value = settings.keepaliveTimeout { pool.connection.keepaliveTimeout = value.value }
         }
-        do throws(APNsError) {
-            try pool.validate()
-        } catch {
-            throw ConfigurationProblem("\(path).pool", error.message)
-        }
         let app = WorkerApp(
             bundleID: bundleID, credential: credential, endpoints: endpoints, defaultEnvironment: defaultEnvironment,
             pool: pool, rateLimit: section.rateLimit?.rateLimit)
         do throws(SalvoWorkerError) {
             try app.validate(name: name)
         } catch {
-            throw ConfigurationProblem(path, error.message)
+            // The message starts with the key path (`apps.<name>.…`).
+            throw ConfigurationProblem("", error.message)
         }
         return app
     }
 
     /// Every environment of an app shares its pool settings, so they must agree on the transport:
-    /// Apple's gateways need the system's roots, a mock its own CA or h2c.
+    /// Apple's gateways need the system's roots, a mock its own CA or h2c. h2c goes only to
+    /// loopback addresses unless the environment says `allow_plaintext: true`.
     private func applyTransport(
         _ entries: [WorkerConfigurationFile.Environment], credential: APNsCredential,
         to connection: inout APNsConnection.Configuration, path: String
@@ -90,22 +87,35 @@ struct WorkerAppBuilder {
         struct Choice: Equatable {
             var caFile: String?
             var h2c = false
+            var allowPlaintext = false
             var serverName: String?
         }
         let choices = entries.map { entry -> Choice in
             guard case .custom(let endpoint) = entry else { return Choice() }
-            return Choice(caFile: endpoint.caFile.map(resolve), h2c: endpoint.h2c, serverName: endpoint.tlsServerName)
+            return Choice(
+                caFile: endpoint.caFile.map(resolve), h2c: endpoint.h2c, allowPlaintext: endpoint.allowPlaintext,
+                serverName: endpoint.tlsServerName)
         }
         guard let choice = choices.first, choices.allSatisfy({ $0 == choice }) else {
             throw ConfigurationProblem(
-                path, "every environment of one app shares its pool's transport: ca_file, h2c and tls_server_name must agree (use a second app entry for a mock beside Apple)")
+                path, "every environment of one app shares its pool's transport: ca_file, h2c, allow_plaintext and tls_server_name "
+                    + "must agree (use a second app entry for a mock beside Apple)")
         }
         connection.tlsServerName = choice.serverName
         if choice.h2c {
             if case .certificate = credential {
                 throw ConfigurationProblem("\(path)[0].h2c", "a certificate credential needs TLS; h2c cannot present a client certificate")
             }
+            for (index, entry) in entries.enumerated() {
+                guard case .custom(let endpoint) = entry, !endpoint.allowPlaintext, !APNsPlaintextPolicy.isLoopback(host: endpoint.host)
+                else { continue }
+                throw ConfigurationProblem(
+                    "\(path)[\(index)].h2c",
+                    "cleartext HTTP/2 to \(endpoint.host), which is not a loopback address, would send the provider token, payloads "
+                        + "and device tokens unencrypted: use TLS (ca_file), or set allow_plaintext: true on this environment")
+            }
             connection.transport = .plaintext
+            connection.allowsRemotePlaintext = choice.allowPlaintext
         } else if let caFile = choice.caFile {
             let certificates: [NIOSSLCertificate]
             do {

@@ -141,7 +141,7 @@ extension WorkerConfigurationFile {
         }
     }
 
-    /// `{host, port, behaves_as, ca_file?, h2c?, tls_server_name?}`.
+    /// `{host, port, behaves_as, ca_file?, h2c?, allow_plaintext?, tls_server_name?}`.
     struct CustomEndpoint: Decodable, Sendable {
         var host: String
         var port: Int
@@ -151,6 +151,10 @@ extension WorkerConfigurationFile {
         var caFile: String?
         /// Cleartext HTTP/2 (the mock started with `--h2c`). Default: false.
         var h2c: Bool
+        /// Lets `h2c` reach a host that is not a loopback address (a mock on another machine of a
+        /// private network). Default: false: h2c carries the provider token, payloads and device
+        /// tokens unencrypted.
+        var allowPlaintext: Bool
         /// Name checked against the server certificate instead of `host`. Default: `host`.
         var tlsServerName: String?
 
@@ -159,13 +163,14 @@ extension WorkerConfigurationFile {
             case behavesAs = "behaves_as"
             case caFile = "ca_file"
             case h2c
+            case allowPlaintext = "allow_plaintext"
             case tlsServerName = "tls_server_name"
         }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             host = try container.decode(String.self, forKey: .host)
-            port = try container.decode(Int.self, forKey: .port)
+            port = try container.decode(Int.self, forKey: .port, within: ConfigurationBounds.port)
             let kind = try container.decodeIfPresent(String.self, forKey: .behavesAs) ?? APNsEnvironment.Kind.production.rawValue
             guard let behavesAs = APNsEnvironment.Kind(rawValue: kind) else {
                 throw DecodingError.dataCorruptedError(
@@ -174,16 +179,18 @@ extension WorkerConfigurationFile {
             self.behavesAs = behavesAs
             caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
             h2c = try container.decodeIfPresent(Bool.self, forKey: .h2c) ?? false
+            allowPlaintext = try container.decodeIfPresent(Bool.self, forKey: .allowPlaintext) ?? false
             tlsServerName = try container.decodeIfPresent(String.self, forKey: .tlsServerName)
             guard !host.isEmpty else {
                 throw DecodingError.dataCorruptedError(forKey: .host, in: container, debugDescription: "must not be empty")
             }
-            guard (1...65_535).contains(port) else {
-                throw DecodingError.dataCorruptedError(forKey: .port, in: container, debugDescription: "\(port) is not a port (1…65535)")
-            }
             guard !(h2c && caFile != nil) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .h2c, in: container, debugDescription: "h2c (cleartext) and ca_file (TLS trust) exclude each other")
+            }
+            guard !allowPlaintext || h2c else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .allowPlaintext, in: container, debugDescription: "allows cleartext HTTP/2 only together with h2c: true")
             }
         }
     }
@@ -204,12 +211,16 @@ extension WorkerConfigurationFile {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            connections = try container.decodeIfPresent(Int.self, forKey: .connections)
-            maximumStreams = try container.decodeIfPresent(Int.self, forKey: .maximumStreams)
-            connectTimeout = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .connectTimeout)
-            requestTimeout = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .requestTimeout)
-            keepaliveInterval = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .keepaliveInterval)
-            keepaliveTimeout = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .keepaliveTimeout)
+            connections = try container.decodeIfPresent(Int.self, forKey: .connections, within: ConfigurationBounds.connections)
+            maximumStreams = try container.decodeIfPresent(Int.self, forKey: .maximumStreams, within: ConfigurationBounds.maximumStreams)
+            connectTimeout = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .connectTimeout, within: ConfigurationBounds.connectTimeout)
+            requestTimeout = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .requestTimeout, within: ConfigurationBounds.requestTimeout)
+            keepaliveInterval = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .keepaliveInterval, within: ConfigurationBounds.keepaliveInterval)
+            keepaliveTimeout = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .keepaliveTimeout, within: ConfigurationBounds.keepaliveTimeout)
         }
     }
 }

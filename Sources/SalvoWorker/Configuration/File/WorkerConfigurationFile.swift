@@ -12,20 +12,23 @@ struct WorkerConfigurationFile: Decodable, Sendable {
     var lanes: Lanes?
     var retry: Retry?
     var outcomes: Outcomes?
+    var health: Health?
     var deviceRateLimit: ConfigurationSetting<RateLimitSection>
     var limits: Limits?
     var operations: Operations?
     var drainDeadline: ConfigurationDuration?
     var logLevel: String?
+    var logFormat: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case kafka
         case groupID = "group_id"
-        case topics, apps, lanes, retry, outcomes
+        case topics, apps, lanes, retry, outcomes, health
         case deviceRateLimit = "device_rate_limit"
         case limits, operations
         case drainDeadline = "drain_deadline"
         case logLevel = "log_level"
+        case logFormat = "log_format"
     }
 
     init(from decoder: any Decoder) throws {
@@ -37,11 +40,13 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         lanes = try container.decodeIfPresent(Lanes.self, forKey: .lanes)
         retry = try container.decodeIfPresent(Retry.self, forKey: .retry)
         outcomes = try container.decodeIfPresent(Outcomes.self, forKey: .outcomes)
+        health = try container.decodeIfPresent(Health.self, forKey: .health)
         deviceRateLimit = try container.decodeSetting(RateLimitSection.self, forKey: .deviceRateLimit)
         limits = try container.decodeIfPresent(Limits.self, forKey: .limits)
         operations = try container.decodeIfPresent(Operations.self, forKey: .operations)
-        drainDeadline = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .drainDeadline)
+        drainDeadline = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .drainDeadline, within: ConfigurationBounds.drainDeadline)
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
+        logFormat = try container.decodeIfPresent(String.self, forKey: .logFormat)
     }
 
     /// `kafka:` — brokers (a list, or one comma-separated string), client id, raw librdkafka
@@ -52,6 +57,7 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         var properties: [String: String]
         var consumerProperties: [String: String]
         var producerProperties: [String: String]
+        var commitInterval: ConfigurationDuration?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case brokers
@@ -59,6 +65,7 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             case properties
             case consumerProperties = "consumer_properties"
             case producerProperties = "producer_properties"
+            case commitInterval = "commit_interval"
         }
 
         init(from decoder: any Decoder) throws {
@@ -75,6 +82,8 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             properties = try container.decodeIfPresent([String: String].self, forKey: .properties) ?? [:]
             consumerProperties = try container.decodeIfPresent([String: String].self, forKey: .consumerProperties) ?? [:]
             producerProperties = try container.decodeIfPresent([String: String].self, forKey: .producerProperties) ?? [:]
+            commitInterval = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .commitInterval, within: ConfigurationBounds.commitInterval)
         }
     }
 
@@ -112,9 +121,9 @@ struct WorkerConfigurationFile: Decodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            priorityWeight = try container.decodeIfPresent(Int.self, forKey: .priorityWeight)
-            campaignWeight = try container.decodeIfPresent(Int.self, forKey: .campaignWeight)
-            capacityPerLane = try container.decodeIfPresent(Int.self, forKey: .capacityPerLane)
+            priorityWeight = try container.decodeIfPresent(Int.self, forKey: .priorityWeight, within: ConfigurationBounds.laneWeight)
+            campaignWeight = try container.decodeIfPresent(Int.self, forKey: .campaignWeight, within: ConfigurationBounds.laneWeight)
+            capacityPerLane = try container.decodeIfPresent(Int.self, forKey: .capacityPerLane, within: ConfigurationBounds.capacityPerLane)
         }
     }
 
@@ -137,9 +146,10 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             backoff = try container.decodeIfPresent(Backoff.self, forKey: .backoff)
             tooManyRequests = try container.decodeIfPresent(Backoff.self, forKey: .tooManyRequests)
-            batchWindow = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .batchWindow)
-            maximumHeld = try container.decodeIfPresent(Int.self, forKey: .maximumHeld)
-            maximumHeldDelay = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .maximumHeldDelay)
+            batchWindow = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .batchWindow, within: ConfigurationBounds.batchWindow)
+            maximumHeld = try container.decodeIfPresent(Int.self, forKey: .maximumHeld, within: ConfigurationBounds.maximumHeld)
+            maximumHeldDelay = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .maximumHeldDelay, within: ConfigurationBounds.maximumHeldDelay)
         }
     }
 
@@ -156,9 +166,9 @@ struct WorkerConfigurationFile: Decodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            initial = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .initial)
-            maximum = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .maximum)
-            multiplier = try container.decodeIfPresent(Double.self, forKey: .multiplier)
+            initial = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .initial, within: ConfigurationBounds.backoffInitial)
+            maximum = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .maximum, within: ConfigurationBounds.backoffMaximum)
+            multiplier = try container.decodeIfPresent(Double.self, forKey: .multiplier, within: ConfigurationBounds.backoffMultiplier)
         }
     }
 
@@ -175,8 +185,8 @@ struct WorkerConfigurationFile: Decodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            maximumAttempts = try container.decodeIfPresent(Int.self, forKey: .maximumAttempts)
-            maximumReplays = try container.decodeIfPresent(Int.self, forKey: .maximumReplays)
+            maximumAttempts = try container.decodeIfPresent(Int.self, forKey: .maximumAttempts, within: ConfigurationBounds.maximumAttempts)
+            maximumReplays = try container.decodeIfPresent(Int.self, forKey: .maximumReplays, within: ConfigurationBounds.maximumReplays)
             deadLetterInvalidTokens = try container.decodeIfPresent(Bool.self, forKey: .deadLetterInvalidTokens)
         }
     }
@@ -193,19 +203,19 @@ struct WorkerConfigurationFile: Decodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            perSecond = try container.decode(Double.self, forKey: .perSecond)
-            burst = try container.decodeIfPresent(Int.self, forKey: .burst)
+            perSecond = try container.decode(Double.self, forKey: .perSecond, within: ConfigurationBounds.perSecond)
+            burst = try container.decodeIfPresent(Int.self, forKey: .burst, within: ConfigurationBounds.burst)
         }
 
-        /// An out-of-range `per_second` (negative, `.nan`) is kept as given so that
-        /// ``RateLimit``'s own validation names it; the derived burst is then 1.
+        /// One second's worth of sends is at least 1 and, for the fastest rates, the largest burst.
         var rateLimit: RateLimit {
-            let oneSecond = perSecond.isFinite && perSecond > 0 ? Int(min(perSecond, 1e6).rounded(.up)) : 1
-            return RateLimit(perSecond: perSecond, burst: burst ?? oneSecond)
+            let oneSecond = Int(min(perSecond, Double(ConfigurationBounds.burst.upperBound)).rounded(.up))
+            return RateLimit(perSecond: perSecond, burst: burst ?? max(1, oneSecond))
         }
     }
 
-    /// `limits:`
+    /// `limits:` — the range of `max_job_bytes` depends on the producer's `message.max.bytes`,
+    /// so ``WorkerConfigurationLoader`` checks it once both are known.
     struct Limits: Decodable, Sendable {
         var maximumJobBytes, maximumTokens: Int?
 
@@ -217,7 +227,7 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             maximumJobBytes = try container.decodeIfPresent(Int.self, forKey: .maximumJobBytes)
-            maximumTokens = try container.decodeIfPresent(Int.self, forKey: .maximumTokens)
+            maximumTokens = try container.decodeIfPresent(Int.self, forKey: .maximumTokens, within: ConfigurationBounds.maximumTokens)
         }
     }
 

@@ -10,6 +10,7 @@
 /// | `SALVO_OPERATIONS_LISTEN` | `operations.listen` (`host:port`, or `off`) |
 /// | `SALVO_DRAIN_DEADLINE` | `drain_deadline` |
 /// | `SALVO_LOG_LEVEL` | `log_level` |
+/// | `SALVO_LOG_FORMAT` | `log_format` |
 ///
 /// Certificate passwords come from the variable an app's `password_env` names.
 struct WorkerEnvironmentOverrides: Sendable {
@@ -46,12 +47,11 @@ struct WorkerEnvironmentOverrides: Sendable {
             file.operations = WorkerConfigurationFile.Operations(listen: value == "off" ? .disabled : .value(value))
         }
         try take("SALVO_DRAIN_DEADLINE") { (value: String) throws(ConfigurationProblem) in
-            guard let duration = ConfigurationDuration.parse(value) else {
-                throw ConfigurationProblem("environment SALVO_DRAIN_DEADLINE", ConfigurationDuration.rule(value))
-            }
-            file.drainDeadline = ConfigurationDuration(duration)
+            file.drainDeadline = try ConfigurationDuration(
+                value, within: ConfigurationBounds.drainDeadline, at: "environment SALVO_DRAIN_DEADLINE")
         }
         try take("SALVO_LOG_LEVEL") { file.logLevel = $0 }
+        try take(WorkerLogFormat.environmentVariable) { file.logFormat = $0 }
         return applied
     }
 }

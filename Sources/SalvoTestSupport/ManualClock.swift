@@ -1,14 +1,16 @@
 import Synchronization
 
-/// A clock that moves only when a test calls `advance(by:)`, so time-based policies are tested
-/// without waiting.
-final class ManualClock: Clock {
-    struct Instant: InstantProtocol {
-        var offset: Duration
+/// A clock that moves only when a test calls `advance(by:)`, so time-based policies and the state
+/// machines that take `now` as an input are tested without waiting. One for every test target.
+public final class ManualClock: Clock {
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public init(offset: Duration) { self.offset = offset }
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -24,14 +26,16 @@ final class ManualClock: Clock {
 
     private let state = Mutex(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    public init() {}
+
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
 
     /// Tasks currently sleeping on this clock.
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// Moves time forward and wakes every sleeper whose deadline has passed.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -41,7 +45,7 @@ final class ManualClock: Clock {
         for continuation in due { continuation.resume() }
     }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state -> Int in
             state.nextSleeperID += 1
             return state.nextSleeperID

@@ -1,0 +1,2 @@
+// Only the declaration in include/CLibFuzzer.h: libFuzzer itself comes with -sanitize=fuzzer.
+#include "CLibFuzzer.h"

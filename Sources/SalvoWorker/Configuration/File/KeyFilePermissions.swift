@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Private-key files (`.p8` signing keys, PEM keys, PKCS#12 bundles) that other users of the
+/// machine can read. Whoever reads a `.p8` can push to every app of the team for as long as the key
+/// is not revoked, so the loader warns (`--check-config` prints it, the worker logs it at start)
+/// rather than refusing: a shared group on purpose is the operator's call. Kubernetes mounts
+/// secrets 0644 unless `defaultMode` says otherwise (`ops/kubernetes` asks for 0400).
+enum KeyFilePermissions {
+    /// The warning for the key file at `path` (named `key` in the YAML), or nil when only its owner
+    /// can read it or it cannot be examined (then loading it reports the problem). Symbolic links
+    /// are followed: Kubernetes mounts each secret as a link into a timestamped directory.
+    static func warning(path: String, key: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let mode = Int(status.st_mode) & 0o777
+        guard mode & 0o044 != 0 else { return nil }
+        let octal = String(mode, radix: 8)
+        let readers = [mode & 0o040 != 0 ? "its group" : nil, mode & 0o004 != 0 ? "every user" : nil].compactMap { $0 }
+        return "\(key): \(path) is readable by \(readers.joined(separator: " and ")) (mode 0\(String(repeating: "0", count: 3 - octal.count) + octal)); "
+            + "a private key should be readable by its owner only (chmod 600)"
+    }
+
+    /// Every private-key file of `section` (named `apps.<name>` in the YAML) that others can read.
+    static func warnings(app name: String, _ section: WorkerConfigurationFile.App, resolve: (String) -> String) -> [String] {
+        let path = "apps.\(name).credential"
+        var files: [(key: String, path: String?)] = []
+        switch section.credential {
+        case .token(let token):
+            files.append(("\(path).token.key_file", token.keyFile))
+        case .certificate(let certificate):
+            files.append(("\(path).certificate.pkcs12_file", certificate.pkcs12File))
+            files.append(("\(path).certificate.key_file", certificate.keyFile))
+            files.append(("\(path).certificate.password_file", certificate.passwordFile))
+        }
+        return files.compactMap { key, file in file.flatMap { warning(path: resolve($0), key: key) } }
+    }
+}

@@ -1,0 +1,114 @@
+import DequeModule
+import SalvoAPNs
+
+/// Brownouts and outages hold work instead of burning it: a pool whose answers turn to failures
+/// becomes unhealthy (``PoolHealth``); its new work parks in its slot, counted against the window
+/// (so intake stops), a failure while unhealthy parks the notification as it was (its attempts are
+/// not used up), and a few probes go out per probe delay until one is answered.
+extension WorkerCore {
+    /// Feeds one outcome to its pool's health. Returns true when the notification was parked
+    /// (the pool is unhealthy and this was one more failure), so the caller stops there.
+    func parkedByHealth(_ item: DispatchItem, _ outcome: APNsOutcome, slot: Int) -> Bool {
+        guard let signal = Self.healthSignal(outcome) else { return false }
+        if let transition = slots[slot].health.record(signal, now: { clock.now }) {
+            apply(transition, slot: slot)
+        }
+        guard signal == .failed, !slots[slot].health.isHealthy else { return false }
+        park(item, slot: slot)
+        return true
+    }
+
+    /// What an outcome says about the pool: any APNs answer below 500 means it is up; 5xx, or no
+    /// answer at all, that it is not. A signing failure is ours, not Apple's: it says nothing.
+    static func healthSignal(_ outcome: APNsOutcome) -> PoolHealth<C>.Signal? {
+        switch outcome {
+        case .accepted:
+            return .answered
+        case .rejected(let response):
+            return response.status >= 500 ? .failed : .answered
+        case .failed(let error):
+            switch error.code {
+            case .connectionFailed, .connectionLost, .timedOut, .notSent: return .failed
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether the item may go out through the pool at `slot` now (its probe counted if so).
+    func admitProbe(slot: Int) -> Bool {
+        let admits = slots[slot].health.admits
+        guard admits != .max else { return true }
+        guard admits > 0 else { return false }
+        slots[slot].health.sent(1)
+        return true
+    }
+
+    func park(_ item: DispatchItem, slot: Int) {
+        slots[slot].parked.append(item)
+        parkedCount += 1
+    }
+
+    private func apply(_ transition: PoolHealth<C>.Transition, slot: Int) {
+        let key = slots[slot].key
+        switch transition {
+        case .becameUnhealthy:
+            if !slots[slot].wasUnhealthy {
+                slots[slot].wasUnhealthy = true
+                unhealthyPools += 1
+                metrics.poolHealthy(key, false)
+                statistics.poolsTurnedUnhealthy += 1
+                logger.warning(
+                    "APNs pool unhealthy: holding its work and probing",
+                    metadata: ["pool": "\(key.app)/\(key.environment.rawValue)", "parked": "\(slots[slot].parked.count)"])
+            }
+            armTimer()
+        case .becameHealthy:
+            slots[slot].wasUnhealthy = false
+            unhealthyPools -= 1
+            metrics.poolHealthy(key, true)
+            let parked = slots[slot].parked
+            slots[slot].parked = []
+            parkedCount -= parked.count
+            ready.append(contentsOf: parked)
+            logger.notice(
+                "APNs pool healthy again: releasing its parked work",
+                metadata: ["pool": "\(key.app)/\(key.environment.rawValue)", "released": "\(parked.count)"])
+            schedulePump()
+        }
+    }
+
+    /// The earliest probe time of an unhealthy pool (for the timer).
+    var nextProbe: C.Instant? {
+        guard unhealthyPools > 0 else { return nil }
+        return slots.compactMap(\.health.probeAt).min()
+    }
+
+    /// Pools whose probe delay passed start probing: their first parked notifications go out.
+    func startDueProbes(now: C.Instant) {
+        guard unhealthyPools > 0 else { return }
+        for index in slots.indices {
+            guard let probeAt = slots[index].health.probeAt, probeAt <= now else { continue }
+            slots[index].health.probeDue()
+            let probes = min(slots[index].health.admits, slots[index].parked.count)
+            for _ in 0..<probes {
+                ready.append(slots[index].parked.removeFirst())
+            }
+            parkedCount -= probes
+        }
+    }
+
+    /// Shutdown: the parked work of every pool, for the retry topic (due now: the next owner
+    /// probes again).
+    func drainParked() -> [RetryScheduler.StateMachine<C>.Batch] {
+        guard parkedCount > 0 else { return [] }
+        let now = clock.now
+        var batches: [RetryScheduler.StateMachine<C>.Batch] = []
+        for index in slots.indices where !slots[index].parked.isEmpty {
+            let notifications = slots[index].parked.map(\.notification)
+            slots[index].parked = []
+            batches.append(.init(app: slots[index].key.app, due: now, notifications: notifications))
+        }
+        parkedCount = 0
+        return batches
+    }
+}
