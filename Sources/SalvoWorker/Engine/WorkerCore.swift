@@ -10,8 +10,8 @@ import SalvoKafka
 /// path takes a lock or allocates beyond the request.
 ///
 /// Consumer tasks hand it decoded records (``accept(_:resume:)``), the pools hand it outcomes, the
-/// publisher hands it Kafka acknowledgements. Split by concern: `+Dispatch` (pump, rate limits,
-/// batches), `+Outcomes` (the retry matrix's actions), `+Health` (brownouts: parking and probing),
+/// publisher hands it Kafka acknowledgements. Split by concern: `+Intake` (records in, revokes),
+/// `+Dispatch` (pump, rate limits, batches), `+Outcomes` (the retry matrix's actions), `+Health` (brownouts: parking and probing),
 /// `+Records` (feedback, dead letters, retry hand-offs and their acknowledgements), `+Drain`
 /// (graceful shutdown).
 ///
@@ -165,147 +165,6 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
             for summary in self.warnings.dueSummaries(now: self.clock.now) { self.logger.log(summary) }
             self.scheduleStatistics()
         }
-    }
-
-    // MARK: Intake
-
-    /// Decoded records from a lane's consumer task, in order. `resume` is resumed once their
-    /// lanes have room again (at once, usually): until then the task pulls nothing more, so the
-    /// consumer's bounded buffer and librdkafka's bounded prefetch stop fetching.
-    func accept(_ records: [DecodedRecord], resume: @escaping Resume) {
-        var pause: Duration?
-        var fullLane: Lane?
-        for record in records {
-            if let recordPause = accept(record) { pause = max(pause ?? .zero, recordPause) }
-            if fullLane == nil, !scheduler.hasCapacity(in: record.lane) { fullLane = record.lane }
-        }
-        schedulePump()
-        if pendingRecords >= Self.maximumPendingRecords, phase == .running {
-            // Kafka is behind on feedback, dead letters or hand-offs: take nothing more until it
-            // catches up (``recordSettled()``), so the queue to the producer stays bounded.
-            recordWaiters.append(resume)
-        } else if let pause, phase == .running {
-            // Retries went back to the retry topic for want of memory: pull the next records a
-            // little later, so a retry backlog does not spin through Kafka.
-            eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(pause.nanoseconds)) { resume() }
-        } else if let fullLane, phase == .running {
-            laneWaiters[fullLane, default: []].append(resume)
-        } else {
-            resume()
-        }
-    }
-
-    /// One record; returns how long its consumer should pause (see ``acceptRetry(_:record:)``).
-    private func accept(_ record: DecodedRecord) -> Duration? {
-        statistics.jobsConsumed += 1
-        // Delivered again while still open (a rewind): the open entry will commit it.
-        guard !ledger.isOpen(record.source) else { return nil }
-        switch record.content {
-        case .rejected(let deadLetter):
-            rejectedSources.insert(record.source)
-            statistics.jobsRejected += 1
-            metrics.job(lane: record.metricsLane, result: .rejected)
-            let generation = ledger.opening(record.source, notifications: 0, records: 1).generation
-            publishDeadLetter(deadLetter, source: record.source, generation: generation, countsNotification: false)
-        case .job(let job):
-            open(job, attempt: 1, record: record)
-        case .retry(let retryJob):
-            return acceptRetry(retryJob, record: record)
-        }
-        return nil
-    }
-
-    private func open(_ job: Job, attempt: Int, record: DecodedRecord) {
-        let reference = openLedger(job, record: record)
-        let unit = DispatchUnit(
-            job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
-            enqueuedAtMilliseconds: record.timestampMilliseconds)
-        scheduler.enqueue(unit, notifications: job.notificationCount, lane: record.lane)
-    }
-
-    /// Opens the job's ledger entry, its malformed tokens counted as records, and dead-letters
-    /// those tokens (whether the job is sent now or held for later).
-    private func openLedger(_ job: Job, record: DecodedRecord) -> JobReference {
-        let (action, generation) = ledger.opening(record.source, notifications: job.notificationCount, records: job.rejectedTokens.count)
-        ledgerAction(action)
-        let reference = job.reference(source: record.source, ledgerGeneration: generation)
-        if !job.rejectedTokens.isEmpty {
-            let now = UTCTimestamp.now()
-            for rejection in job.rejectedTokens {
-                publishDeadLetter(
-                    DeadLetterRecord.rejectedToken(rejection, of: job, source: record.source, at: now),
-                    source: record.source, generation: reference.ledgerGeneration, countsNotification: true)
-            }
-        }
-        return reference
-    }
-
-    /// A record of the retry topic: due ones join the campaign lane; the others wait in the retry
-    /// scheduler until their due time, whatever its distance (only its memory bound applies:
-    /// handing a record back to the topic because it is far in the future would only spin).
-    /// Returns how long the lane should pause when notifications had to be handed back.
-    private func acceptRetry(_ retryJob: RetryJob, record: DecodedRecord) -> Duration? {
-        let untilDue = Duration.milliseconds(retryJob.dueAt.millisecondsSince1970 - UTCTimestamp.now().millisecondsSince1970)
-        guard untilDue > .zero else {
-            open(retryJob.job, attempt: retryJob.attempt, record: record)
-            return nil
-        }
-        let reference = openLedger(retryJob.job, record: record)
-        let now = clock.now
-        let due = now.advanced(by: untilDue)
-        let judgedFrom = untilDue > configuration.retry.maximumHeldDelay ? due.advanced(by: .zero - configuration.retry.maximumHeldDelay) : now
-        var handedBack: [PushNotification] = []
-        let shared = retryJob.job.shared(reference)
-        for index in retryJob.job.tokens.indices {
-            let notification = retryJob.job.notification(at: index, shared: shared, attempt: retryJob.attempt)
-            switch retries.hold(notification, until: due, now: judgedFrom) {
-            case .held(_, let rearm):
-                if rearm { armTimer() }
-            case .handOff(let batch):
-                handedBack += batch.notifications
-            }
-        }
-        guard !handedBack.isEmpty else { return nil }
-        handOff(RetryScheduler.StateMachine<C>.Batch(app: retryJob.job.app, due: due, notifications: handedBack))
-        return min(untilDue, Self.retryBackPressure)
-    }
-
-    /// The longest a send waits for a rate limit in memory (the window bounds how many wait).
-    static var maximumRateLimitDelay: Duration { .seconds(3_600) }
-
-    /// The longest a lane pauses after handing a not-yet-due retry record back to the topic.
-    static var retryBackPressure: Duration { .milliseconds(100) }
-
-    /// Most records (feedback, dead letters, hand-offs) waiting for Kafka's acknowledgement before
-    /// intake pauses. Outcomes of work already in flight may still add records past it, so the
-    /// queue to the producer holds at most this plus the window (plus a lane batch's dead letters).
-    static var maximumPendingRecords: Int { 10_000 }
-
-    /// Partitions taken away in a rebalance: all their work here stops at once — queued in the
-    /// lanes, delayed by a rate limit, held for a retry, parked in an unhealthy pool, waiting to
-    /// be replayed — and their ledger entries are dropped (the new owner reads them from the
-    /// committed offset, and would otherwise send what this worker still held a second time).
-    /// In-flight outcomes for them are ignored by the ledger, also once the partition came back
-    /// and the job is open again (they carry the old entry's generation).
-    func revoked(_ partitions: Set<SourcePosition.Partition>) {
-        guard !partitions.isEmpty else { return }
-        ledger.forget { partitions.contains($0.partitionKey) }
-        _ = scheduler.removeAll { partitions.contains($0.reference.source.partitionKey) }
-        let isRevoked: (PushNotification) -> Bool = { partitions.contains($0.job.source.partitionKey) }
-        var dropped = retries.removeAll(where: isRevoked) + delayedSends.removeAll(where: isRevoked)
-        let readyBefore = ready.count
-        ready.removeAll { isRevoked($0.notification) }
-        dropped += readyBefore - ready.count
-        for index in slots.indices where !slots[index].parked.isEmpty {
-            let parkedBefore = slots[index].parked.count
-            slots[index].parked.removeAll { isRevoked($0.notification) }
-            let removed = parkedBefore - slots[index].parked.count
-            parkedCount -= removed
-            dropped += removed
-        }
-        statistics.droppedOnRevoke += dropped
-        armTimer()
-        schedulePump()
     }
 
     // MARK: Ledger
