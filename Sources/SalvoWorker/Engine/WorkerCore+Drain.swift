@@ -2,12 +2,15 @@ import NIOCore
 
 extension WorkerCore {
     /// Graceful shutdown: no more lane slots; in-flight notifications finish (replays included);
-    /// then every held retry, delayed send and parked notification goes to the retry topic;
-    /// `promise` succeeds once Kafka acknowledged every record, or after `budget` whatever is left.
+    /// then every held retry, delayed send and parked notification goes to the retry topic, and so
+    /// do the notifications not yet sent of every job that had begun sending; `promise` succeeds
+    /// once Kafka acknowledged every record, or after `budget` whatever is left.
     ///
-    /// Queued lane work is left alone: its jobs stay open, so their offsets are not committed and
-    /// the next owner of the partition sends them (duplicates limited to the job's notifications
-    /// already sent). At-least-once holds on every path, including the deadline.
+    /// A begun job is thus finished here (its offset commits once its records are acknowledged)
+    /// and the next owner sends only what was handed off: before, the job stayed open and the next
+    /// owner sent it whole again, its handed-off notifications included. Jobs that had not begun
+    /// stay queued and open: nothing of them was sent, so the next owner sending them costs no
+    /// duplicate. At-least-once holds on every path, including the deadline.
     func beginDrain(within budget: Duration, promise: EventLoopPromise<Void>) {
         guard phase == .running else {
             promise.succeed()
@@ -34,8 +37,20 @@ extension WorkerCore {
             for batch in retries.drainForShutdown() { handOff(batch) }
             for batch in delayedSends.drainForShutdown() { handOff(batch) }
             for batch in drainParked() { handOff(batch) }
+            handOffBegunJobs()
         }
         if pendingRecords == 0 { finishDrain() }
+    }
+
+    /// The undispatched notifications of every lane job that had begun sending, to the retry topic
+    /// (due now, their attempt unchanged).
+    private func handOffBegunJobs() {
+        let now = clock.now
+        for (unit, first) in scheduler.removeAll(where: { _ in true }) where first > 0 {
+            let notifications = (first..<unit.job.notificationCount).map(unit.notification(at:))
+            statistics.handedOffOnDrain += notifications.count
+            handOff(RetryScheduler.StateMachine<C>.Batch(app: unit.job.app, due: now, notifications: notifications))
+        }
     }
 
     private func finishDrain() {

@@ -45,6 +45,9 @@ public struct WorkerStatistics: Sendable, Hashable {
     public var parked = 0
     /// Held, delayed, parked or replay work of revoked partitions dropped (the new owner sends it).
     public var droppedOnRevoke = 0
+    /// Notifications not yet sent of jobs that had begun sending, handed to the retry topic by a
+    /// drain so that those jobs commit.
+    public var handedOffOnDrain = 0
     /// Notifications handed to the APNs pools and not yet answered.
     public var inFlight = 0
     /// Notifications waiting in the lanes.

@@ -96,6 +96,29 @@ struct WorkerCoreDispatchTests {
         #expect(Set(harness.committed.map(\.offset)) == [0, 1], "a handed-off notification is done for its job")
     }
 
+    @Test("drain: a job that had begun sending hands its unsent notifications to the retry topic and commits; a job not begun stays open")
+    func drainHandsOffBegunJobs() throws {
+        let harness = try CoreHarness(streams: 10)
+        harness.consume([CoreHarness.campaign("begun", tokens: 0..<200), CoreHarness.campaign("waiting", tokens: 1_000..<1_050)])
+        #expect(harness.pool.unanswered.count == 74)
+        let promise = harness.loop.makePromise(of: Void.self)
+        var drained = false
+        promise.futureResult.whenSuccess { drained = true }
+        harness.core.beginDrain(within: .seconds(10), promise: promise)
+        harness.loop.run()
+        #expect(harness.answer { _ in ScriptedPool.accepted } == 74, "in-flight sends finish; nothing new goes out")
+        let handedOff = harness.published
+        #expect(handedOff.map(\.kind) == [.retry])
+        let value = String(decoding: handedOff.first?.record.value ?? [], as: UTF8.self)
+        #expect(value.contains(Fixtures.tokenHex(74)) && value.contains(Fixtures.tokenHex(199)))
+        #expect(!value.contains(Fixtures.tokenHex(73)), "what was sent is not handed off")
+        #expect(!value.contains(Fixtures.tokenHex(1_000)), "a job not begun is not handed off")
+        #expect(harness.statistics.handedOffOnDrain == 126)
+        harness.acknowledgeRecords()
+        #expect(drained)
+        #expect(harness.committed.map(\.offset) == [0], "the begun job commits; the waiting one stays for the next owner")
+    }
+
     @Test("revoke: the partition's queued, held and delayed work stops at once and late answers do not complete the old entry")
     func revoke() throws {
         let harness = try CoreHarness(streams: 10) { configuration in
