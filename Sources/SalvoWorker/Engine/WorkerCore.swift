@@ -233,13 +233,15 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     func publishStatistics() {
         statistics.inFlight = inFlight
         statistics.queued = scheduler.queuedNotifications(in: .priority) + scheduler.queuedNotifications(in: .campaign)
-        statistics.retryDepth = retries.heldCount + delayedSends.heldCount
+        statistics.retryDepth = retries.heldCount
+        statistics.delayed = delayedSends.heldCount
         statistics.parked = parkedCount
         statistics.unhealthyPools = unhealthyPools
         statistics.pendingRecords = pendingRecords
         metrics.inFlight.record(inFlight)
         metrics.retryDepth.record(statistics.retryDepth)
         metrics.parked.record(parkedCount)
+        metrics.delayed.record(delayedSends.heldCount)
         for lane in Lane.allCases { metrics.queued(scheduler.queuedNotifications(in: lane), lane: lane) }
         metrics.flushDelivered()
         sharedStatistics(statistics)

@@ -34,6 +34,7 @@ final class WorkerMetrics {
     let inFlight = Gauge(label: "salvo_notifications_in_flight")
     let retryDepth = Gauge(label: "salvo_retry_queue_depth")
     let parked = Gauge(label: "salvo_notifications_parked")
+    let delayed = Gauge(label: "salvo_notifications_delayed")
     private var poolHealth: [WorkerPoolKey: Gauge] = [:]
     private var abandoned: [String: Counter] = [:]
     private var withoutBody: [String: Counter] = [:]

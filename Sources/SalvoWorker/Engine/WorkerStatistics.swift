@@ -52,8 +52,10 @@ public struct WorkerStatistics: Sendable, Hashable {
     public var inFlight = 0
     /// Notifications waiting in the lanes.
     public var queued = 0
-    /// Notifications held by the retry scheduler (and sends delayed by a rate limit).
+    /// Notifications held by the retry scheduler for another attempt.
     public var retryDepth = 0
+    /// Sends a rate limit delays (not an attempt).
+    public var delayed = 0
 
     public init() {}
 }

@@ -129,10 +129,12 @@ struct WorkerCoreDispatchTests {
         // Some answers ask for a retry; the rate limit delays the rest of the window.
         harness.answer { $0.token.hex.hasSuffix("1") ? ScriptedPool.serviceUnavailable : ScriptedPool.accepted }
         var stats = harness.statistics
-        #expect(stats.retryDepth > 0, "retries held and sends delayed")
+        #expect(stats.retryDepth > 0, "retries held")
+        #expect(stats.delayed > 0, "sends delayed by the rate limit, counted apart from retries")
         harness.core.revoked([SourcePosition.Partition(topic: CoreHarness.topics.jobs, partition: 0)])
         stats = harness.statistics
         #expect(stats.retryDepth == 0)
+        #expect(stats.delayed == 0)
         #expect(stats.droppedOnRevoke > 0)
         let sentAfterRevoke = harness.answer { _ in ScriptedPool.accepted }
         for _ in 0..<20 {
