@@ -31,7 +31,10 @@ struct WorkerEngineLifecycleTests {
                 #expect(drained < configuration.drainDeadline, "run() returned \(drained) after graceful shutdown")
                 #expect(firstStats.delivered < tokens.count, "the shutdown came mid-campaign")
                 #expect(firstStats.inFlight == 0)
-                #expect(firstStats.jobsCompleted == 0, "the unfinished campaign is not committed")
+                // The drain finishes the job it had begun (drained-1) by handing its unsent
+                // notifications to the retry topic; drained-2, not begun, stays uncommitted.
+                #expect(firstStats.jobsCompleted == 1, "the begun job commits, the other does not")
+                #expect(firstStats.delivered + firstStats.handedOffOnDrain == 10_000, "what was not sent of drained-1 was handed off")
 
                 try await EngineRunner.with(configuration) { second in
                     try await second.waitUntil("the campaign completed") { $0.jobsCompleted == 2 }
@@ -40,7 +43,9 @@ struct WorkerEngineLifecycleTests {
                 #expect(Set(counts.keys) == Set(tokens.map(Fixtures.tokenHex)), "every token delivered by one engine or the other")
                 let duplicates = counts.values.reduce(0) { $0 + $1 - 1 }
                 print("drain: first engine delivered \(firstStats.delivered) in \(drained) of drain; duplicates after resume: \(duplicates)")
-                #expect(duplicates <= firstStats.delivered)
+                // Nothing the first engine sent is sent again: its job committed. At most the
+                // window (50 streams + 64) could repeat, should an acknowledgement miss the drain.
+                #expect(duplicates <= 114)
                 let committed = try await kafka.committedOffsets(group: kafka.groupID, topic: kafka.topics.jobs, partitions: 1)
                 #expect(committed[0] == .some(2))
             }
