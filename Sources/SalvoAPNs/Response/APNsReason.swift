@@ -18,6 +18,15 @@ public enum APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     case missingTopic
     case payloadEmpty
     case topicDisallowed
+    // 400, broadcast and channel management only (Apple's broadcast reason table)
+    case missingChannelId
+    case badChannelId
+    case channelNotRegistered
+    case badRequestParams
+    case badRequestPayload
+    case cannotCreateChannelConfig
+    case missingPushType
+    case featureNotEnabled
     // 403
     case badCertificate
     case badCertificateEnvironment
@@ -27,6 +36,8 @@ public enum APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     case missingProviderToken
     case unrelatedKeyIdInToken
     case badEnvironmentKeyInToken
+    /// Broadcast and channel management: the bundle in the path is not the credential's.
+    case topicMismatch
     // 404, 405
     case badPath
     case methodNotAllowed
@@ -56,8 +67,19 @@ public enum APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
         .internalServerError, .serviceUnavailable, .shutdown,
     ]
 
+    /// The reasons only the broadcast endpoint and the channel-management API answer. Kept apart
+    /// from ``documented`` (the device-token table) because device pushes never see them; the
+    /// reasons both tables share (`BadExpirationDate`, `InvalidPushType`, …) are in ``documented``.
+    public static let broadcastOnly: [APNsReason] = [
+        .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams, .badRequestPayload,
+        .cannotCreateChannelConfig, .missingPushType, .featureNotEnabled, .topicMismatch,
+    ]
+
+    /// Every reason Apple documents for any endpoint: ``documented`` then ``broadcastOnly``.
+    public static let allDocumented: [APNsReason] = documented + broadcastOnly
+
     private static let byString: [String: APNsReason] = Dictionary(
-        uniqueKeysWithValues: documented.map { ($0.string, $0) }
+        uniqueKeysWithValues: allDocumented.map { ($0.string, $0) }
     )
 
     /// Longest unknown reason kept, in UTF-8 bytes: Apple's longest is 27. An answer's body
@@ -111,6 +133,15 @@ public enum APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingTopic: return "MissingTopic"
         case .payloadEmpty: return "PayloadEmpty"
         case .topicDisallowed: return "TopicDisallowed"
+        case .missingChannelId: return "MissingChannelId"
+        case .badChannelId: return "BadChannelId"
+        case .channelNotRegistered: return "ChannelNotRegistered"
+        case .badRequestParams: return "BadRequestParams"
+        case .badRequestPayload: return "BadRequestPayload"
+        case .cannotCreateChannelConfig: return "CannotCreateChannelConfig"
+        case .missingPushType: return "MissingPushType"
+        case .featureNotEnabled: return "FeatureNotEnabled"
+        case .topicMismatch: return "TopicMismatch"
         case .badCertificate: return "BadCertificate"
         case .badCertificateEnvironment: return "BadCertificateEnvironment"
         case .expiredProviderToken: return "ExpiredProviderToken"
@@ -138,9 +169,10 @@ public enum APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
              .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-             .missingTopic, .payloadEmpty, .topicDisallowed:
+             .missingTopic, .payloadEmpty, .topicDisallowed, .missingChannelId, .badChannelId, .channelNotRegistered,
+             .badRequestParams, .badRequestPayload, .cannotCreateChannelConfig, .missingPushType, .featureNotEnabled:
             return 400
-        case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
+        case .topicMismatch, .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
              .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyInToken:
             return 403
         case .badPath: return 404
@@ -177,6 +209,10 @@ public enum APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
         default: return false
         }
     }
+
+    /// Whether the broadcast channel is gone, so a channel feedback event goes out (keyed by the
+    /// channel id) and producers stop using it.
+    public var producesChannelFeedback: Bool { self == .channelNotRegistered }
 
     public var description: String { string }
 }

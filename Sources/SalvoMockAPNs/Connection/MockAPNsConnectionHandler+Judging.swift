@@ -16,6 +16,7 @@ extension MockAPNsConnectionHandler {
             certificateBundleID: certificateBundleID, requiresAuthentication: self.runtime.configuration.requiresAuthentication)
         self.authentication = authentication
         self.validation.validator = authentication.makeValidator()
+        if authentication != .token { self.apply(self.connection.needsNoToken()) }
     }
 
     /// Apple's rules, authentication, the additional rule, then the scenario, first failure wins.
@@ -24,6 +25,13 @@ extension MockAPNsConnectionHandler {
         let (verdict, apnsIDBytes) = self.validation.inspect(request.headers, bodySize: request.body.readableBytes)
         switch verdict {
         case .rejected(let reason):
+            // A broadcast path fails the device-token path rules: only then is it looked at, so
+            // device pushes pay nothing for the broadcast endpoint.
+            if reason == .badPath || reason == .methodNotAllowed || reason == .missingDeviceToken,
+                let answer = self.judgeBroadcast(request, receivedAt: receivedAt)
+            {
+                return answer
+            }
             let echoed = apnsIDBytes.flatMap { APNsID(headerValue: $0) }
             return .rejected(reason, apnsID: echoed ?? APNsID.random(using: &self.random), request: nil, timestampMilliseconds: nil)
         case .accepted(let accepted):
@@ -33,7 +41,7 @@ extension MockAPNsConnectionHandler {
         func reject(_ reason: APNsReason, timestamp: Int64? = nil) -> MockAnswer {
             .rejected(reason, apnsID: apnsID, request: push, timestampMilliseconds: timestamp)
         }
-        if let reason = self.authenticate(push, nowSeconds: receivedAt / 1000) { return reject(reason) }
+        if let reason = self.authenticate(authorization: push.authorization, nowSeconds: receivedAt / 1000) { return reject(reason) }
         if let rule = self.runtime.configuration.additionalRule, let reason = rule(push) { return reject(reason) }
 
         let scenario = self.scenario
@@ -57,7 +65,7 @@ extension MockAPNsConnectionHandler {
     }
 
     /// The connection's authentication rules; nil when the request may proceed.
-    private func authenticate(_ push: APNsReceivedRequest, nowSeconds: Int64) -> APNsReason? {
+    func authenticate(authorization: [UInt8]?, nowSeconds: Int64) -> APNsReason? {
         switch self.authentication ?? .open {
         case .open, .certificate:
             // A certificate's topics were checked by this connection's validator.
@@ -65,13 +73,15 @@ extension MockAPNsConnectionHandler {
         case .badCertificate:
             return .badCertificate
         case .token:
-            var check = self.providerToken.check(authorization: push.authorization, now: nowSeconds)
-            if check == .verify, let authorization = push.authorization {
+            var check = self.providerToken.check(authorization: authorization, now: nowSeconds)
+            if check == .verify, let authorization {
                 check = self.providerToken.verified(
                     authorization, result: self.runtime.verifier.verify(authorization: authorization), now: nowSeconds)
             }
             switch check {
-            case .accepted: return nil
+            case .accepted:
+                self.tokenValidated = true
+                return nil
             case .rejected(let reason): return reason
             case .verify: return .invalidProviderToken
             }
@@ -97,7 +107,9 @@ extension MockAPNsConnectionHandler {
                     connectionID: self.connectionID)
                 for listener in self.runtime.listeners { listener.pushAccepted(accepted) }
             }
-            self.apply(self.connection.answered(accepted: true, dropStreamsAfterRejection: self.scenario.dropStreamsAfterRejection))
+            self.apply(
+                self.connection.answered(
+                    accepted: true, dropStreamsAfterRejection: self.scenario.dropStreamsAfterRejection, tokenValidated: self.tokenValidated))
 
         case .rejected(let reason, let apnsID, let push, let timestamp):
             let response = self.runtime.responses.rejected(reason, apnsID: apnsID, timestampMilliseconds: timestamp)
@@ -109,8 +121,13 @@ extension MockAPNsConnectionHandler {
                     receivedAtMilliseconds: receivedAt, connectionID: self.connectionID)
                 for listener in self.runtime.listeners { listener.pushRejected(rejected) }
             }
-            self.apply(self.connection.answered(accepted: false, dropStreamsAfterRejection: self.scenario.dropStreamsAfterRejection))
+            self.apply(
+                self.connection.answered(
+                    accepted: false, dropStreamsAfterRejection: self.scenario.dropStreamsAfterRejection, tokenValidated: self.tokenValidated))
             if reason == .shutdown { self.goAwayNow(debugData: Self.shutdownDebugData) }
+
+        case .broadcast(let response, let accepted, let reason):
+            self.sendBroadcast(response, accepted: accepted, reason: reason, streamID: streamID)
 
         case .resetStream:
             do {
@@ -123,7 +140,7 @@ extension MockAPNsConnectionHandler {
     }
 
     /// Hands a response to HTTP/2; false when the stream is gone (the client reset it).
-    private func respond(streamID: Int32, _ response: HTTP2Response) -> Bool {
+    func respond(streamID: Int32, _ response: HTTP2Response) -> Bool {
         do {
             try self.session.respond(streamID: streamID, response)
             return true
@@ -133,7 +150,7 @@ extension MockAPNsConnectionHandler {
         }
     }
 
-    private func apply(_ action: MockConnectionStateMachine.AnswerAction) {
+    func apply(_ action: MockConnectionStateMachine.AnswerAction) {
         switch action {
         case .none:
             return

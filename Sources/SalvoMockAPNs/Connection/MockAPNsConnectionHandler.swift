@@ -29,19 +29,26 @@ final class MockAPNsConnectionHandler: ChannelInboundHandler {
     var waitingStreams = 0
     private var timers: [Scheduled<Void>] = []
     var isOpen = true
+    /// Whether a request on this connection carried a valid provider token (token connections
+    /// start at one stream until one has been answered).
+    var tokenValidated = false
 
-    /// - Parameter scenario: The scenario (and its generation) the connection starts with; its
-    ///   `max_concurrent_streams` is what `session` advertises.
+    /// - Parameters:
+    ///   - scenario: The scenario (and its generation) the connection starts with; its
+    ///     `max_concurrent_streams` is what `session` advertises, unless:
+    ///   - startsWithOneStream: `session` advertises one stream until a request with a valid
+    ///     provider token has been answered (token mode).
     init(
         runtime: MockAPNsRuntime, session: HTTP2SessionHandler, resetter: MockConnectionResetHandler,
-        scenario: (generation: Int, scenario: MockScenario)
+        scenario: (generation: Int, scenario: MockScenario), startsWithOneStream: Bool = false
     ) {
         self.runtime = runtime
         self.session = session
         self.resetter = resetter
         self.connectionID = runtime.nextConnectionID()
         (self.scenarioGeneration, self.scenario) = scenario
-        self.connection = MockConnectionStateMachine(advertisedMaxConcurrentStreams: scenario.scenario.maxConcurrentStreams)
+        self.connection = MockConnectionStateMachine(
+            advertisedMaxConcurrentStreams: scenario.scenario.maxConcurrentStreams, startsWithOneStream: startsWithOneStream)
         let connectionID = self.connectionID
         let seed = scenario.scenario.seed.map { $0 &+ UInt64(truncatingIfNeeded: connectionID) } ?? UInt64.random(in: .min ... .max)
         self.random = MockRandom(seed: seed)

@@ -1,6 +1,9 @@
 /// One connection's life as the scenario shapes it, free of NIO so every rule is tested alone:
 /// GOAWAY or reset after N streams, GOAWAY once only, and APNs's MAX_CONCURRENT_STREAMS dance
-/// (lowered to 1 after a rejected request, restored after the next success).
+/// (lowered to 1 after a rejected request, restored after the next success), and the token
+/// connection's start at one stream until a request with a valid provider token is answered
+/// (Apple: "APNs allows only one stream until you post a request with a valid authentication
+/// token").
 struct MockConnectionStateMachine: Sendable {
     enum State: Sendable, Equatable {
         case serving
@@ -34,8 +37,23 @@ struct MockConnectionStateMachine: Sendable {
     /// The value advertised when the connection opened (restored after a success).
     let advertisedMaxConcurrentStreams: Int
 
-    init(advertisedMaxConcurrentStreams: Int) {
+    /// Whether the connection still advertises one stream because no request with a valid
+    /// provider token has been answered yet.
+    private(set) var awaitsValidToken: Bool
+
+    /// - Parameter startsWithOneStream: a token connection, whose session was set up to
+    ///   advertise one stream.
+    init(advertisedMaxConcurrentStreams: Int, startsWithOneStream: Bool = false) {
         self.advertisedMaxConcurrentStreams = advertisedMaxConcurrentStreams
+        self.awaitsValidToken = startsWithOneStream
+    }
+
+    /// The connection turned out not to use provider tokens (a client certificate, or no
+    /// authentication at all): it opens up at once.
+    mutating func needsNoToken() -> AnswerAction {
+        guard self.awaitsValidToken, self.state != .closed else { return .none }
+        self.awaitsValidToken = false
+        return .restoreMaxConcurrentStreams(self.advertisedMaxConcurrentStreams)
     }
 
     mutating func streamReceived(goAwayEvery: Int?, resetEvery: Int?) -> StreamAction {
@@ -71,8 +89,20 @@ struct MockConnectionStateMachine: Sendable {
     }
 
     /// An answer was sent; `accepted` is whether it was a 200.
-    mutating func answered(accepted: Bool, dropStreamsAfterRejection: Bool) -> AnswerAction {
+    /// - Parameter tokenValidated: whether the connection has had a request with a valid provider
+    ///   token by now (this one or an earlier one).
+    mutating func answered(accepted: Bool, dropStreamsAfterRejection: Bool, tokenValidated: Bool = false) -> AnswerAction {
         guard self.state != .closed else { return .none }
+        if self.awaitsValidToken {
+            guard tokenValidated else { return .none }
+            self.awaitsValidToken = false
+            if !accepted && dropStreamsAfterRejection {
+                // Stays at one stream, now for the rejection: the next success restores it.
+                self.isStreamLimitLowered = true
+                return .none
+            }
+            return .restoreMaxConcurrentStreams(self.advertisedMaxConcurrentStreams)
+        }
         if accepted {
             guard self.isStreamLimitLowered else { return .none }
             self.isStreamLimitLowered = false

@@ -12,7 +12,7 @@ struct MockResponses: Sendable {
     init(environment: APNsEnvironment.Kind) {
         self.includesUniqueID = environment == .sandbox
         self.bodies = Dictionary(
-            uniqueKeysWithValues: APNsReason.documented.map { ($0, ByteBuffer(bytes: APNsErrorBody(reason: $0).encoded())) })
+            uniqueKeysWithValues: APNsReason.allDocumented.map { ($0, ByteBuffer(bytes: APNsErrorBody(reason: $0).encoded())) })
     }
 
     /// 200 with `apns-id`, and in sandbox a fresh `apns-unique-id`.
@@ -35,10 +35,12 @@ struct MockResponses: Sendable {
         return HTTP2Response(status: 200, headers: headers)
     }
 
-    /// The reason's status with `{"reason":…}` (and `"timestamp"` when given, for 410).
+    /// The reason's status, `content-type: application/json` and `{"reason":…}` (and `"timestamp"` when given, for 410).
     func rejected(_ reason: APNsReason, apnsID: APNsID, timestampMilliseconds: Int64?) -> HTTP2Response {
-        var headers = HTTP2Headers(minimumCapacity: 64)
+        var headers = HTTP2Headers(minimumCapacity: 96)
         Self.add(apnsID, named: "apns-id", to: &headers)
+        // Apple's sample error answers carry it; clients that dispatch on it need it.
+        headers.add(name: "content-type", value: "application/json")
         let body: ByteBuffer
         if timestampMilliseconds == nil, let cached = self.bodies[reason] {
             body = cached

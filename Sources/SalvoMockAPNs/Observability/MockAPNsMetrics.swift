@@ -41,9 +41,13 @@ final class MockAPNsMetrics: Sendable {
             counter("stream_resets", stats.streamResets, help: "Requests answered with RST_STREAM.")
             counter("unanswered", stats.unanswered, help: "Requests abandoned before an answer.")
             counter("stream_limit_drops", stats.streamLimitDrops, help: "MAX_CONCURRENT_STREAMS lowered to 1 after a rejection.")
+            counter("broadcasts_accepted", stats.broadcastsAccepted, help: "Broadcasts answered 200.")
+            counter("channel_requests", stats.channelRequests, help: "Channel-management answers.")
         }
         self.registry.makeGauge(descriptor: Self.name("connections_open", help: "Connections open now."))
             .set(Int64(stats.connectionsOpen))
+        self.registry.makeGauge(descriptor: Self.name("channels", help: "Live Activity channels that exist now."))
+            .set(Int64(stats.channels))
         self.registry.makeGauge(descriptor: Self.name("streams_open", help: "Requests received and not yet answered."))
             .set(Int64(stats.streamsOpen))
         return self.registry.emitToBuffer()

@@ -23,11 +23,22 @@ public struct MockAPNsStats: Sendable, Hashable, Codable {
     public var goAwaysSent: Int
     /// Times a connection's MAX_CONCURRENT_STREAMS was lowered to 1 after a rejection.
     public var streamLimitDrops: Int
+    /// Broadcasts answered 200 (refused ones count in ``rejected``).
+    public var broadcastsAccepted: Int
+    /// Live Activity channels that exist now, over every app and environment.
+    public var channels: Int
+    /// Channels per `<environment>/<bundle id>`.
+    public var channelsByApp: [String: Int]
+    /// Answers of the channel-management listener.
+    public var channelRequests: Int
+    /// Its refusals by Apple's reason string.
+    public var channelRequestsRejected: [String: Int]
 
     public init(
         scenario: String, accepted: Int, rejected: [String: Int], rejectedTotal: Int, connectionsOpen: Int,
         connectionsTotal: Int, streamsTotal: Int, streamsOpen: Int, streamResets: Int, unanswered: Int,
-        connectionResets: Int, goAwaysSent: Int, streamLimitDrops: Int
+        connectionResets: Int, goAwaysSent: Int, streamLimitDrops: Int, broadcastsAccepted: Int = 0, channels: Int = 0,
+        channelsByApp: [String: Int] = [:], channelRequests: Int = 0, channelRequestsRejected: [String: Int] = [:]
     ) {
         self.scenario = scenario
         self.accepted = accepted
@@ -42,6 +53,11 @@ public struct MockAPNsStats: Sendable, Hashable, Codable {
         self.connectionResets = connectionResets
         self.goAwaysSent = goAwaysSent
         self.streamLimitDrops = streamLimitDrops
+        self.broadcastsAccepted = broadcastsAccepted
+        self.channels = channels
+        self.channelsByApp = channelsByApp
+        self.channelRequests = channelRequests
+        self.channelRequestsRejected = channelRequestsRejected
     }
 
     enum CodingKeys: String, CodingKey {
@@ -56,6 +72,11 @@ public struct MockAPNsStats: Sendable, Hashable, Codable {
         case connectionResets = "connection_resets"
         case goAwaysSent = "goaways_sent"
         case streamLimitDrops = "stream_limit_drops"
+        case broadcastsAccepted = "broadcasts_accepted"
+        case channels
+        case channelsByApp = "channels_by_app"
+        case channelRequests = "channel_requests"
+        case channelRequestsRejected = "channel_requests_rejected"
     }
 
     /// The count for one reason (0 when none).

@@ -7,6 +7,8 @@
 public protocol MockAPNsListener: Sendable {
     func pushAccepted(_ push: MockAcceptedPush)
     func pushRejected(_ push: MockRejectedPush)
+    /// A broadcast to a Live Activity channel answered 200.
+    func broadcastAccepted(_ broadcast: MockAcceptedBroadcast)
     /// Writes out anything buffered; the server calls it every second and when it shuts down.
     func flush()
 }
@@ -14,5 +16,6 @@ public protocol MockAPNsListener: Sendable {
 extension MockAPNsListener {
     public func pushAccepted(_ push: MockAcceptedPush) {}
     public func pushRejected(_ push: MockRejectedPush) {}
+    public func broadcastAccepted(_ broadcast: MockAcceptedBroadcast) {}
     public func flush() {}
 }

@@ -3,7 +3,7 @@ import NIOCore
 import SalvoAPNs
 import Synchronization
 
-/// Writes one NDJSON line per accepted notification (`--record FILE`), so a test or an SRE can
+/// Writes one NDJSON line per accepted notification and broadcast (`--record FILE`), so a test or an SRE can
 /// prove that nothing was lost or duplicated: every line carries the `apns-id`, the token and a
 /// SHA-256 of the payload. The line format is documented in `docs/mock-apns.md`:
 ///
@@ -37,6 +37,14 @@ public final class MockPushRecorder: MockAPNsListener {
 
     public func pushAccepted(_ push: MockAcceptedPush) {
         let line = Self.line(for: push)
+        self.state.withLock { state in
+            state.buffer.append(contentsOf: line)
+            if state.buffer.count >= Self.flushThreshold { Self.writeOut(&state) }
+        }
+    }
+
+    public func broadcastAccepted(_ broadcast: MockAcceptedBroadcast) {
+        let line = Self.line(for: broadcast)
         self.state.withLock { state in
             state.buffer.append(contentsOf: line)
             if state.buffer.count >= Self.flushThreshold { Self.writeOut(&state) }
@@ -79,6 +87,23 @@ public final class MockPushRecorder: MockAPNsListener {
         line.field("payload_bytes", integer: Int64(push.payload.readableBytes))
         line.field("received_at_ms", integer: push.receivedAtMilliseconds)
         line.field("connection", integer: Int64(push.connectionID))
+        return line.finish()
+    }
+
+    /// A broadcast's line: `channel_id` and `request_id` where a push has `token` and `apns_id`.
+    static func line(for broadcast: MockAcceptedBroadcast) -> [UInt8] {
+        var line = JSONLine()
+        line.field("request_id", string: broadcast.requestID.utf8)
+        line.field("channel_id", string: broadcast.channelID.utf8)
+        line.field("topic", string: broadcast.bundleID.utf8)
+        line.field("push_type", string: APNsBroadcastRequest.pushType.utf8)
+        line.field("priority", integer: Int64(broadcast.priority))
+        line.field("expiration", integer: broadcast.expiration)
+        let digest = broadcast.payload.withUnsafeReadableBytes { SHA256.hash(data: $0) }
+        line.field("payload_sha256", hex: digest)
+        line.field("payload_bytes", integer: Int64(broadcast.payload.readableBytes))
+        line.field("received_at_ms", integer: broadcast.receivedAtMilliseconds)
+        line.field("connection", integer: Int64(broadcast.connectionID))
         return line.finish()
     }
 }

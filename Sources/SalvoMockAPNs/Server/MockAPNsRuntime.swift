@@ -8,7 +8,9 @@ import Synchronization
 /// Shutdown storms). Everything here is safe to use from any event loop.
 final class MockAPNsRuntime: Sendable {
     let configuration: MockAPNsServer.Configuration
-    let counters = MockAPNsCounters()
+    let counters: MockAPNsCounters
+    /// The broadcast and channel-management rules, over the server's channels.
+    let broadcastJudge: MockBroadcastJudge
     let scenarios: MockScenarioBox
     let listeners: [any MockAPNsListener]
     let verifier: MockProviderTokenVerifier
@@ -23,6 +25,11 @@ final class MockAPNsRuntime: Sendable {
 
     init(configuration: MockAPNsServer.Configuration, listeners: [any MockAPNsListener], logger: Logger) {
         self.configuration = configuration
+        let channels = MockChannelStore(limit: configuration.channelLimit)
+        self.counters = MockAPNsCounters(channels: channels)
+        self.broadcastJudge = MockBroadcastJudge(
+            store: channels, environment: configuration.environment, featureDisabled: configuration.broadcastFeatureDisabled,
+            disallowed: configuration.broadcastDisallowed)
         self.scenarios = MockScenarioBox(configuration.scenario)
         self.listeners = listeners
         self.verifier = MockProviderTokenVerifier(keys: configuration.tokenKeys)

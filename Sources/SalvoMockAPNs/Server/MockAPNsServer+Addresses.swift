@@ -7,10 +7,13 @@ extension MockAPNsServer {
         public var apns: SocketAddress
         /// The admin (HTTP/1.1) listener, when configured.
         public var admin: SocketAddress?
+        /// The channel-management (HTTP/2) listener, when configured.
+        public var broadcast: SocketAddress?
 
-        public init(apns: SocketAddress, admin: SocketAddress?) {
+        public init(apns: SocketAddress, admin: SocketAddress?, broadcast: SocketAddress? = nil) {
             self.apns = apns
             self.admin = admin
+            self.broadcast = broadcast
         }
 
         /// The APNs listener's port.
@@ -22,6 +25,9 @@ extension MockAPNsServer {
         /// `host:port` of the admin listener, when configured.
         public var adminEndpoint: String? { self.admin.map(Self.endpoint) }
 
+        /// `host:port` of the channel-management listener, when configured.
+        public var broadcastEndpoint: String? { self.broadcast.map(Self.endpoint) }
+
         private static func endpoint(_ address: SocketAddress) -> String {
             let host = address.ipAddress ?? "unknown"
             let port = address.port ?? 0
@@ -30,7 +36,7 @@ extension MockAPNsServer {
         }
 
         public var description: String {
-            "apns \(self.apns)" + (self.admin.map { ", admin \($0)" } ?? "")
+            "apns \(self.apns)" + (self.admin.map { ", admin \($0)" } ?? "") + (self.broadcast.map { ", channels \($0)" } ?? "")
         }
     }
 }

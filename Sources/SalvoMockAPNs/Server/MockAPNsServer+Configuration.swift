@@ -27,6 +27,19 @@ extension MockAPNsServer {
         public var adminHost: String?
         /// Port of the admin listener; 0 picks a free port. Default: 0.
         public var adminPort: Int = 0
+        /// Address of the channel-management listener (Apple's `api-manage-broadcast` API, HTTP/2
+        /// with the APNs listener's transport and authentication); nil disables it. Default: nil.
+        public var broadcastHost: String?
+        /// Port of the channel-management listener; 0 picks a free port. Default: 0.
+        public var broadcastPort: Int = 0
+        /// Channels per app (the server mimics one environment). Default: Apple's 10,000.
+        public var channelLimit: Int = MockChannelStore.appleLimit
+        /// Bundle ids answered `FeatureNotEnabled` on the broadcast and channel endpoints (the app
+        /// has no broadcast capability). Default: none.
+        public var broadcastFeatureDisabled: Set<String> = []
+        /// Bundle ids answered `TopicDisallowed` on the broadcast and channel endpoints.
+        /// Default: none.
+        public var broadcastDisallowed: Set<String> = []
         /// A rule of your own, checked after Apple's rules and authentication and before the
         /// scenario (Pushy's pluggable validation handler): return a reason to reject. Default: nil.
         public var additionalRule: (@Sendable (APNsReceivedRequest) -> APNsReason?)?
@@ -56,6 +69,12 @@ extension MockAPNsServer {
             }
             guard (0...65_535).contains(self.adminPort) else {
                 throw MockAPNsError(.invalidConfiguration, "admin port must be within 0…65535, got \(self.adminPort)")
+            }
+            guard (0...65_535).contains(self.broadcastPort) else {
+                throw MockAPNsError(.invalidConfiguration, "broadcast port must be within 0…65535, got \(self.broadcastPort)")
+            }
+            guard self.channelLimit >= 0 else {
+                throw MockAPNsError(.invalidConfiguration, "channel limit must not be negative, got \(self.channelLimit)")
             }
             if self.validation == .none && self.recordPath != nil {
                 throw MockAPNsError(

@@ -40,6 +40,7 @@ public final class MockAPNsServer: Service, Sendable {
     private struct Running {
         var apns: any Channel
         var admin: (any Channel)?
+        var broadcast: (any Channel)?
         var addresses: Addresses
         var flushTask: RepeatedTask?
     }
@@ -102,6 +103,7 @@ public final class MockAPNsServer: Service, Sendable {
             running.flushTask?.cancel()
             try? await running.apns.close()
             try? await running.admin?.close()
+            try? await running.broadcast?.close()
             await self.closeConnections()
         }
         for listener in self.runtime.listeners { listener.flush() }
@@ -162,6 +164,10 @@ public final class MockAPNsServer: Service, Sendable {
     public func endShutdownStorm() {
         self.runtime.endShutdownStorm()
     }
+
+    /// The Live Activity channels (per app), shared by the channel-management listener and the
+    /// broadcast endpoint; tests may create channels here directly.
+    public var channels: MockChannelStore { self.runtime.counters.channels }
 
     /// Totals since start.
     public func stats() -> MockAPNsStats {
@@ -225,6 +231,18 @@ public final class MockAPNsServer: Service, Sendable {
                 throw error
             }
         }
+        var broadcast: (any Channel)?
+        if let broadcastHost = self.configuration.broadcastHost {
+            do {
+                broadcast = try await MockChannelManagementListener.bind(
+                    host: broadcastHost, port: self.configuration.broadcastPort, runtime: runtime, sslContext: sslContext,
+                    group: self.group)
+            } catch {
+                try? await apns.close()
+                try? await admin?.close()
+                throw error
+            }
+        }
         var flushTask: RepeatedTask?
         if !runtime.listeners.isEmpty {
             let listeners = runtime.listeners
@@ -232,8 +250,8 @@ public final class MockAPNsServer: Service, Sendable {
                 for listener in listeners { listener.flush() }
             }
         }
-        let addresses = Addresses(apns: apns.localAddress!, admin: admin?.localAddress)
-        return Running(apns: apns, admin: admin, addresses: addresses, flushTask: flushTask)
+        let addresses = Addresses(apns: apns.localAddress!, admin: admin?.localAddress, broadcast: broadcast?.localAddress)
+        return Running(apns: apns, admin: admin, broadcast: broadcast, addresses: addresses, flushTask: flushTask)
     }
 
     /// One connection's pipeline: reset handle, TLS (unless h2c), HTTP/2 session, the mock.
@@ -243,12 +261,15 @@ public final class MockAPNsServer: Service, Sendable {
         try pipeline.addHandler(resetter)
         if let sslContext { try pipeline.addHandler(NIOSSLServerHandler(context: sslContext)) }
         let scenario = runtime.scenarios.load()
+        // Token connections start at one stream (Apple's rule) until a valid token was answered.
+        let startsWithOneStream = !runtime.configuration.tokenKeys.isEmpty && runtime.configuration.validation == .apple
         var http2 = runtime.configuration.http2
-        http2.maxConcurrentStreams = scenario.scenario.maxConcurrentStreams
+        http2.maxConcurrentStreams = startsWithOneStream ? 1 : scenario.scenario.maxConcurrentStreams
         let session = HTTP2SessionHandler(mode: .server, configuration: http2)
         try pipeline.addHandler(session)
         try pipeline.addHandler(
-            MockAPNsConnectionHandler(runtime: runtime, session: session, resetter: resetter, scenario: scenario))
+            MockAPNsConnectionHandler(
+                runtime: runtime, session: session, resetter: resetter, scenario: scenario, startsWithOneStream: startsWithOneStream))
         runtime.registry.add(channel)
     }
 }

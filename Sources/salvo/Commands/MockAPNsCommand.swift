@@ -43,6 +43,17 @@ struct MockAPNsCommand: AsyncParsableCommand {
     @Option(help: "Address of the admin HTTP/1.1 listener (/metrics, /stats, controls), host:port, or 'off'.")
     var admin = "127.0.0.1:9101"
 
+    @Option(
+        name: .customLong("broadcast-listen"),
+        help: "Address of the Live Activity channel-management (HTTP/2) listener, host:port (off when not given).")
+    var broadcastListen: String?
+
+    @Option(name: .customLong("channel-limit"), help: "Channels per app (Apple: 10000).")
+    var channelLimit = 10_000
+
+    @Option(name: .customLong("broadcast-disabled"), help: "Bundle id answered FeatureNotEnabled on broadcast endpoints (repeatable).")
+    var broadcastDisabled: [String] = []
+
     @Option(help: "Scenario file (YAML or JSON): latency, dead tokens, throttling, errors, GOAWAY, resets.")
     var scenario: String?
 
@@ -85,6 +96,8 @@ struct MockAPNsCommand: AsyncParsableCommand {
         }
         _ = try Self.parseAddress(self.listen, option: "--listen")
         if self.admin != "off" { _ = try Self.parseAddress(self.admin, option: "--admin") }
+        if let broadcast = self.broadcastListen { _ = try Self.parseAddress(broadcast, option: "--broadcast-listen") }
+        guard self.channelLimit >= 0 else { throw ValidationError("--channel-limit must not be negative") }
     }
 
     func run() async throws {
@@ -106,6 +119,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
         let scheme = self.h2c ? "http" : "https"
         print("mock-apns listening on \(scheme)://\(addresses.apnsEndpoint) (scenario \(server.scenario.name))")
         if let admin = addresses.adminEndpoint { print("mock-apns admin on http://\(admin)") }
+        if let channels = addresses.broadcastEndpoint { print("mock-apns channel management on \(scheme)://\(channels)") }
         fflush(nil)  // nil: every stream, so a parent reading the pipe sees the lines now
 
         let group = ServiceGroup(
@@ -126,6 +140,11 @@ struct MockAPNsCommand: AsyncParsableCommand {
             configuration.adminHost = host
             configuration.adminPort = port
         }
+        if let broadcast = self.broadcastListen {
+            (configuration.broadcastHost, configuration.broadcastPort) = try Self.parseAddress(broadcast, option: "--broadcast-listen")
+        }
+        configuration.channelLimit = self.channelLimit
+        configuration.broadcastFeatureDisabled = Set(self.broadcastDisabled)
         if self.h2c {
             guard self.tlsCertificate == nil, self.tlsKey == nil, self.clientCA == nil else {
                 throw ValidationError("--h2c cannot be combined with --tls-cert, --tls-key or --client-ca")
