@@ -1,4 +1,4 @@
-/// What a sender does after APNs refused a notification (Apple's retry matrix, DESIGN.md).
+/// What a sender does after APNs refused a notification (Apple's retry matrix, docs/design.md).
 public enum APNsRetryPolicy: Sendable, Hashable, CaseIterable {
     /// Permanent: the same request can never succeed (bad token, unregistered, too large, …).
     case never

@@ -1,4 +1,4 @@
-/// The Kafka topics a worker reads and writes (DESIGN.md "Topics"). Names are configurable so
+/// The Kafka topics a worker reads and writes (docs/design.md "Topics"). Names are configurable so
 /// several deployments can share a cluster.
 public struct WorkerTopics: Sendable, Hashable {
     /// Campaign lane input. Default: `salvo.jobs`.

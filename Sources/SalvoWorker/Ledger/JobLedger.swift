@@ -1,7 +1,7 @@
 /// Knows when a job is done, which is when its Kafka offset may be committed: every notification
 /// reached a terminal state *and* every record the job caused (feedback events, dead letters,
 /// retry-topic hand-offs) was acknowledged by Kafka. Committing earlier could lose a feedback event
-/// or a retry on a crash; this is the at-least-once promise of DESIGN.md.
+/// or a retry on a crash; this is the at-least-once promise of docs/design.md.
 ///
 /// Keyed by the job's ``SourcePosition``. Records are counted as *enqueued* and *acknowledged*
 /// separately, so an acknowledgement may arrive before the worker reports the notification that

@@ -37,7 +37,7 @@ public struct OutcomeClassifier: Sendable {
             if notification.replays < configuration.maximumImmediateReplays { return .replayNow }
             return retry(notification, RetryReason(kind: .notSent, cause: cause))
         case .unanswered(let error):
-            // A connection lost mid-request is worth another connection at once (DESIGN.md);
+            // A connection lost mid-request is worth another connection at once (docs/design.md);
             // a timeout or a failing connect or signer backs off first.
             if error.code == .connectionLost, notification.replays < configuration.maximumImmediateReplays { return .replayNow }
             return retry(notification, RetryReason(kind: .unanswered, cause: "\(error.code): \(error.message)"))

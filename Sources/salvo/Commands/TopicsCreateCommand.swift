@@ -2,7 +2,7 @@ import ArgumentParser
 import Logging
 import SalvoKafka
 
-/// Creates the topics of DESIGN.md's contracts. Safe to re-run: existing topics are reported,
+/// Creates the topics of docs/design.md's contracts. Safe to re-run: existing topics are reported,
 /// not an error, so deployment scripts can call it unconditionally.
 struct TopicsCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
