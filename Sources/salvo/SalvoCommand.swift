@@ -11,6 +11,7 @@ struct SalvoCommand: AsyncParsableCommand {
             TopicsCommand.self,
             EnqueueCommand.self,
             SendCommand.self,
+            ChannelsCommand.self,
             MockAPNsCommand.self,
             BenchCommand.self,
             DemoCommand.self,

@@ -18,13 +18,18 @@ struct SendCommand: AsyncParsableCommand {
             Certificate authentication: --cert-file cert.pem --cert-key-file key.pem, or --p12-file cert.p12.
             Credentials and destination may come from --config FILE (JSON with the same names in
             snake_case, e.g. {"key_file": "...", "team_id": "...", "environment": "sandbox"}); flags win.
+            Live Activity broadcast: --channel-id ID --topic BUNDLE [--expiration 0] [--priority 10] instead of
+            --device-token (POST /4/broadcasts/apps/BUNDLE; channels come from `salvo channels create`).
             Exit status: 0 accepted, 1 rejected by APNs, 2 no answer (connection, TLS, timeout),
             64 a usage error (a flag out of range, a field APNs or HTTP/2 would refuse).
             """
     )
 
     @Option(name: .customLong("device-token"), help: "The device token, hex.")
-    var deviceToken: String
+    var deviceToken: String?
+
+    @Option(name: .customLong("channel-id"), help: "Broadcast to this Live Activity channel instead (apns-channel-id).")
+    var channelID: String?
 
     @Option(help: "apns-topic. Default: the certificate's bundle id.")
     var topic: String?
@@ -98,7 +103,7 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     /// `--config`: the same settings as the flags, in snake_case.
-    private struct ConfigFile: Decodable {
+    struct ConfigFile: Decodable {
         var keyFile, keyID, teamID, certFile, certKeyFile, p12File, password: String?
         var topic, environment, host, caFile: String?
         var port: Int?
@@ -134,16 +139,16 @@ struct SendCommand: AsyncParsableCommand {
         }
         let credential = try self.credential(file)
         let environment = try self.destination(file)
+        guard (self.deviceToken == nil) != (self.channelID == nil) else {
+            throw ValidationError("give --device-token or --channel-id (a broadcast), exactly one")
+        }
+        if let channelID = self.channelID {
+            try await self.broadcast(channelID: channelID, credential: credential, environment: environment, file: file)
+            return
+        }
         let request = try self.request(credential: credential, topic: self.topic ?? file?.topic)
 
-        var configuration = APNsConnection.Configuration()
-        configuration.connectTimeout = .milliseconds(Int64(self.timeout * 1000))
-        configuration.requestTimeout = .milliseconds(Int64(self.timeout * 1000))
-        if self.h2c {
-            configuration.transport = .plaintext
-        } else if let caFile = self.caFile ?? file?.caFile {
-            configuration.transport = .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMFile(caFile)))
-        }
+        let configuration = try self.connectionConfiguration(file)
 
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let response: APNsResponse
@@ -167,30 +172,29 @@ struct SendCommand: AsyncParsableCommand {
         if !response.isAccepted { throw ExitCode(1) }
     }
 
-    private func credential(_ file: ConfigFile?) throws -> APNsCredential {
-        let keyFile = self.credentials.keyFile ?? file?.keyFile
-        let certFile = self.credentials.certFile ?? file?.certFile
-        let p12File = self.credentials.p12File ?? file?.p12File
-        let password = self.credentials.password ?? file?.password
-        switch (keyFile, certFile, p12File) {
-        case (let keyFile?, nil, nil):
-            guard let teamID = self.credentials.teamID ?? file?.teamID else {
-                throw ValidationError("token authentication needs --team-id")
-            }
-            return .token(try APNsTokenCredential.load(p8Path: keyFile, keyID: self.credentials.keyID ?? file?.keyID, teamID: teamID))
-        case (nil, let certFile?, nil):
-            guard let keyPath = self.credentials.certKeyFile ?? file?.certKeyFile else {
-                throw ValidationError("certificate authentication with --cert-file needs --cert-key-file")
-            }
-            return .certificate(try .pem(certificatePath: certFile, privateKeyPath: keyPath, keyPassword: password))
-        case (nil, nil, let p12File?):
-            return .certificate(try .pkcs12(path: p12File, password: password))
-        default:
-            throw ValidationError("give exactly one credential: --key-file, --cert-file or --p12-file")
+    /// Timeouts from `--timeout`; h2c, or TLS trusting `--ca-file`.
+    func connectionConfiguration(_ file: ConfigFile?) throws -> APNsConnection.Configuration {
+        var configuration = APNsConnection.Configuration()
+        configuration.connectTimeout = .milliseconds(Int64(self.timeout * 1000))
+        configuration.requestTimeout = .milliseconds(Int64(self.timeout * 1000))
+        if self.h2c {
+            configuration.transport = .plaintext
+        } else if let caFile = self.caFile ?? file?.caFile {
+            configuration.transport = .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMFile(caFile)))
         }
+        return configuration
     }
 
-    private func destination(_ file: ConfigFile?) throws -> APNsEnvironment {
+    func credential(_ file: ConfigFile?) throws -> APNsCredential {
+        let fromFile = file.map {
+            ChannelsCredentialFlags(
+                keyFile: $0.keyFile, keyID: $0.keyID, teamID: $0.teamID, certFile: $0.certFile, certKeyFile: $0.certKeyFile,
+                p12File: $0.p12File, password: $0.password)
+        }
+        return try ChannelsCredentialFlags(self.credentials).over(fromFile).credential()
+    }
+
+    func destination(_ file: ConfigFile?) throws -> APNsEnvironment {
         let kind: APNsEnvironment.Kind
         switch self.environment ?? file?.environment ?? "production" {
         case "production": kind = .production
@@ -206,13 +210,7 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     private func request(credential: APNsCredential, topic: String?) throws -> APNsRequest {
-        let payloadText: String
-        switch (self.payload, self.payloadFile) {
-        case (let inline?, nil): payloadText = inline
-        case (nil, let path?): payloadText = try String(contentsOfFile: path, encoding: .utf8)
-        case (nil, nil): payloadText = #"{"aps":{"alert":{"title":"salvo send","body":"Test notification"}}}"#
-        default: throw ValidationError("give --payload or --payload-file, not both")
-        }
+        let payloadText = try self.payloadText(default: #"{"aps":{"alert":{"title":"salvo send","body":"Test notification"}}}"#)
         var topicText = topic
         if topicText == nil, case .certificate(let certificate) = credential { topicText = certificate.bundleID }
         guard let topicText else { throw ValidationError("--topic is required with token authentication") }
@@ -227,9 +225,19 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--payload` or `--payload-file`, else `default`.
+    func payloadText(default text: String) throws -> String {
+        switch (self.payload, self.payloadFile) {
+        case (let inline?, nil): return inline
+        case (nil, let path?): return try String(contentsOfFile: path, encoding: .utf8)
+        case (nil, nil): return text
+        default: throw ValidationError("give --payload or --payload-file, not both")
+        }
+    }
+
     private func request(topic topicText: String, pushType: APNsPushType, payload payloadText: String) throws -> APNsRequest {
         try APNsRequest(
-            token: DeviceToken(hex: self.deviceToken),
+            token: DeviceToken(hex: self.deviceToken ?? ""),
             topic: APNsTopic(topicText),
             pushType: pushType,
             priority: try self.priority.map { value in
@@ -256,7 +264,7 @@ struct SendCommand: AsyncParsableCommand {
         self.emit(fields)
     }
 
-    private func printFailure(_ error: any Error, environment: APNsEnvironment) {
+    func printFailure(_ error: any Error, environment: APNsEnvironment) {
         var fields: [(String, String)] = [("environment", environment.description)]
         if let error = error as? APNsError {
             fields += [("error", error.code.description), ("message", error.message)]
@@ -267,13 +275,7 @@ struct SendCommand: AsyncParsableCommand {
         self.emit(fields)
     }
 
-    private func emit(_ fields: [(String, String)]) {
-        if self.json {
-            let object = Dictionary(fields, uniquingKeysWith: { first, _ in first })
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-            print(String(decoding: data, as: UTF8.self))
-        } else {
-            for (name, value) in fields { print("\(name): \(value)") }
-        }
+    func emit(_ fields: [(String, String)]) {
+        ChannelsAnswer.emit(fields, json: self.json)
     }
 }
