@@ -13,4 +13,9 @@ public struct KafkaAssignmentStrategy: Hashable, Sendable, CustomStringConvertib
     /// Incremental rebalancing. Tansu 0.6 does not support it (the second member never receives
     /// partitions), so use it only against Apache Kafka.
     public static let cooperativeSticky = KafkaAssignmentStrategy("cooperative-sticky")
+
+    /// The strategy librdkafka calls `name`, if it is one of these.
+    public static func named(_ name: String) -> KafkaAssignmentStrategy? {
+        [range, roundRobin, cooperativeSticky].first { $0.name == name }
+    }
 }

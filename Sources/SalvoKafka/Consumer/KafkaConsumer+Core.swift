@@ -25,6 +25,7 @@ extension KafkaConsumer {
         let configuration: KafkaConsumerConfiguration
         private let assignmentContinuation: AsyncStream<KafkaAssignmentChange>.Continuation
         private let observer: KafkaConsumerObserver
+        private let revokeBarrier: KafkaRevokeBarrier?
         private let clock = ContinuousClock()
         private let logger: Logger
 
@@ -33,8 +34,10 @@ extension KafkaConsumer {
             configuration: KafkaConsumerConfiguration,
             assignmentContinuation: AsyncStream<KafkaAssignmentChange>.Continuation,
             observer: KafkaConsumerObserver,
+            revokeBarrier: KafkaRevokeBarrier?,
             logger: Logger
         ) {
+            self.revokeBarrier = revokeBarrier
             self.loop = RDKafkaLoop(client: client, name: "salvo-kafka-consumer")
             self.configuration = configuration
             self.assignmentContinuation = assignmentContinuation
@@ -257,8 +260,21 @@ extension KafkaConsumer {
         }
 
         /// Commits the done watermark of the revoked partitions before giving them up, so their
-        /// next owner starts after everything this member finished.
+        /// next owner starts after everything this member finished — after the application
+        /// finished their work in flight, when it set a ``KafkaRevokeBarrier``.
         private func revoke(_ partitions: [KafkaTopicPartition], client: RDKafkaClient) {
+            if let revokeBarrier, !client.assignmentLost {
+                // Their buffered messages will not be handed out any more: the next owner gets them.
+                shared.withLock { $0.machine.dropBuffered(partitions) }
+                let started = clock.now
+                if revokeBarrier.wait(for: partitions) {
+                    logger.debug("revoked partitions finished", metadata: ["waited": "\(started.duration(to: clock.now))"])
+                } else {
+                    logger.warning("revoke went ahead with work still in flight", metadata: [
+                        "partitions": "\(partitions.sorted())", "waited": "\(revokeBarrier.limit)",
+                    ])
+                }
+            }
             let offsets = shared.withLock { $0.machine.revoking(partitions) }
             var uncommitted: [KafkaTopicPartition: Int64] = [:]
             if client.assignmentLost {

@@ -210,6 +210,15 @@ extension KafkaConsumer {
             }
         }
 
+        /// A revoke of these partitions began: their buffered messages are no longer handed out
+        /// (they stay tracked, so the commit stops before them).
+        mutating func dropBuffered(_ partitions: [KafkaTopicPartition]) {
+            _ = buffer.remove(Set(partitions))
+            if isBackpressured, buffer.readyCount <= capacity / 2 {
+                isBackpressured = false
+            }
+        }
+
         /// Offsets to commit synchronously before giving these partitions up.
         func revoking(_ partitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: Int64] {
             tracker.commitCandidates(in: partitions)

@@ -24,10 +24,12 @@ public final class KafkaConsumer: Sendable {
 
     /// Creates the consumer and subscribes; the group is joined in the background.
     /// - Parameter observer: Told about rebalances and commits (for metrics).
+    /// - Parameter revokeBarrier: Waited for before revoked partitions are committed and given up.
     public init(
         configuration: KafkaConsumerConfiguration,
         logger: Logger = Logger(label: "salvo.kafka.consumer"),
-        observer: KafkaConsumerObserver = .none
+        observer: KafkaConsumerObserver = .none,
+        revokeBarrier: KafkaRevokeBarrier? = nil
     ) throws(KafkaError) {
         try configuration.validate()
         let client = try RDKafkaClient.make(
@@ -49,7 +51,8 @@ public final class KafkaConsumer: Sendable {
         )
         self.assignmentChanges = stream
         self.core = Core(
-            client: client, configuration: configuration, assignmentContinuation: continuation, observer: observer, logger: logger)
+            client: client, configuration: configuration, assignmentContinuation: continuation, observer: observer,
+            revokeBarrier: revokeBarrier, logger: logger)
         core.loop.start(delegate: core)
     }
 

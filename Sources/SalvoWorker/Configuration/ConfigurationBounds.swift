@@ -12,6 +12,11 @@ enum ConfigurationBounds {
 
     /// How often done watermarks are committed: what a crash re-sends is about this much sending.
     static let commitInterval: ClosedRange<Duration> = .milliseconds(10) ... .seconds(60)
+    /// How long a revoke waits for its partitions' in-flight work; 0 commits at once. Beyond a
+    /// minute the group's rebalance would stall every member.
+    static let revokeWait: ClosedRange<Duration> = .zero ... .seconds(60)
+    /// Completed-but-uncommitted notifications while commits fail, before intake stops.
+    static let maximumUncommitted: ClosedRange<Int> = 100...10_000_000
 
     // MARK: apps
 

@@ -19,6 +19,18 @@ public struct WorkerConfiguration: Sendable {
     /// drain). After a crash the next owner re-sends what completed since the last commit, so
     /// this bounds duplicates to about this much sending. Default: 250 ms.
     public var commitInterval: Duration = .milliseconds(250)
+    /// How long a revoke waits for the in-flight requests of the partitions it takes away to be
+    /// answered (and their records acknowledged) before it commits and gives them up: what is
+    /// still in flight after it, the next owner may send again. Default: 5 s.
+    public var revokeWait: Duration = .seconds(5)
+    /// While offset commits fail (the broker or coordinator unreachable), the worker stops taking
+    /// and dispatching new work once this many notifications completed without being committed:
+    /// losing the assignment then re-sends at most this many (plus the in-flight window).
+    /// Default: 10,000.
+    public var maximumUncommittedNotifications = 10_000
+    /// How the group spreads partitions (`kafka.assignment_strategy`). `cooperative-sticky`
+    /// revokes only the partitions that move; Tansu (the test broker) cannot run it. Default: `range`.
+    public var assignmentStrategy: KafkaAssignmentStrategy = .range
     /// Consumer group shared by every worker of a deployment. Default: `salvo-worker`.
     public var groupID: String
     public var topics: WorkerTopics
@@ -101,6 +113,8 @@ public struct WorkerConfiguration: Sendable {
         try outcomes.validate()
         try poolHealth.validate()
         try ConfigurationBounds.commitInterval.check(commitInterval, key: "kafka.commit_interval")
+        try ConfigurationBounds.revokeWait.check(revokeWait, key: "kafka.revoke_wait")
+        try ConfigurationBounds.maximumUncommitted.check(maximumUncommittedNotifications, key: "kafka.max_uncommitted_notifications")
         try deviceRateLimit?.validate("device_rate_limit")
         try ConfigurationBounds.drainDeadline.check(drainDeadline, key: "drain_deadline")
     }

@@ -79,6 +79,15 @@ public struct WorkerConfigurationLoader: Sendable {
         var configuration = WorkerConfiguration(kafka: kafka, apps: apps)
         configuration.kafkaConsumerProperties = file.kafka.consumerProperties
         if let value = file.kafka.commitInterval { configuration.commitInterval = value.value }
+        if let value = file.kafka.revokeWait { configuration.revokeWait = value.value }
+        if let value = file.kafka.maximumUncommittedNotifications { configuration.maximumUncommittedNotifications = value }
+        if let name = file.kafka.assignmentStrategy {
+            guard let strategy = KafkaAssignmentStrategy.named(name) else {
+                throw ConfigurationProblem(
+                    "kafka.assignment_strategy", "unknown strategy \"\(name)\"; use range, roundrobin or cooperative-sticky")
+            }
+            configuration.assignmentStrategy = strategy
+        }
         configuration.kafkaProducerProperties = file.kafka.producerProperties
         if let groupID = file.groupID { configuration.groupID = groupID }
         if let topics = file.topics {

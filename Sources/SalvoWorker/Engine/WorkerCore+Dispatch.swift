@@ -37,9 +37,10 @@ extension WorkerCore {
         inFlight + delayedSends.heldCount + retries.heldCount + parkedCount
     }
 
-    /// Whether new lane work may be taken: running, and Kafka keeping up with the records.
+    /// Whether new lane work may be taken: running, Kafka keeping up with the records, and offset
+    /// commits succeeding or little completed work uncommitted (``CommitGate``).
     private var takesLaneWork: Bool {
-        phase == .running && pendingRecords < Self.maximumPendingRecords
+        phase == .running && pendingRecords < Self.maximumPendingRecords && !commitGate.isClosed
     }
 
     /// Fills the window: replays and due retries first, then lane slots (per-user before campaign
@@ -134,9 +135,14 @@ extension WorkerCore {
     }
 
     /// Lanes back under their capacity let their consumer tasks pull again (all of them, and
-    /// those waiting for the records queue, once draining).
+    /// those waiting for the records queue or the commit gate, once draining).
     private func resumeLaneWaiters() {
         if phase != .running, !recordWaiters.isEmpty { resumeRecordWaiters() }
+        if phase != .running, !commitWaiters.isEmpty {
+            let waiters = commitWaiters
+            commitWaiters = []
+            for waiter in waiters { waiter() }
+        }
         guard !laneWaiters.isEmpty else { return }
         for lane in Lane.allCases where scheduler.hasCapacity(in: lane) || phase != .running {
             guard let waiters = laneWaiters.removeValue(forKey: lane) else { continue }

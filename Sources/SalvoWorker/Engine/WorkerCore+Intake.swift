@@ -18,6 +18,9 @@ extension WorkerCore {
             // Kafka is behind on feedback, dead letters or hand-offs: take nothing more until it
             // catches up (``recordSettled()``), so the queue to the producer stays bounded.
             recordWaiters.append(resume)
+        } else if commitGate.isClosed, phase == .running {
+            // Commits fail and enough completed work waits for one (``CommitGate``).
+            commitWaiters.append(resume)
         } else if let pause, phase == .running {
             // Retries went back to the retry topic for want of memory: pull the next records a
             // little later, so a retry backlog does not spin through Kafka.
@@ -32,6 +35,9 @@ extension WorkerCore {
     /// One record; returns how long its consumer should pause (see ``acceptRetry(_:record:)``).
     private func accept(_ record: DecodedRecord) -> Duration? {
         statistics.jobsConsumed += 1
+        // Handed over by the consumer task just before its partition's revoke began: the next
+        // owner reads it (it stays uncommitted here).
+        if !revokingPartitions.isEmpty, revokingPartitions.contains(record.source.partitionKey) { return nil }
         // Delivered again while still open (a rewind): the open entry will commit it.
         guard !ledger.isOpen(record.source) else { return nil }
         switch record.content {
@@ -114,31 +120,4 @@ extension WorkerCore {
     /// intake pauses. Outcomes of work already in flight may still add records past it, so the
     /// queue to the producer holds at most this plus the window (plus a lane batch's dead letters).
     static var maximumPendingRecords: Int { 10_000 }
-
-    /// Partitions taken away in a rebalance: all their work here stops at once — queued in the
-    /// lanes, delayed by a rate limit, held for a retry, parked in an unhealthy pool, waiting to
-    /// be replayed — and their ledger entries are dropped (the new owner reads them from the
-    /// committed offset, and would otherwise send what this worker still held a second time).
-    /// In-flight outcomes for them are ignored by the ledger, also once the partition came back
-    /// and the job is open again (they carry the old entry's generation).
-    func revoked(_ partitions: Set<SourcePosition.Partition>) {
-        guard !partitions.isEmpty else { return }
-        ledger.forget { partitions.contains($0.partitionKey) }
-        _ = scheduler.removeAll { partitions.contains($0.reference.source.partitionKey) }
-        let isRevoked: (PushNotification) -> Bool = { partitions.contains($0.job.source.partitionKey) }
-        var dropped = retries.removeAll(where: isRevoked) + delayedSends.removeAll(where: isRevoked)
-        let readyBefore = ready.count
-        ready.removeAll { isRevoked($0.notification) }
-        dropped += readyBefore - ready.count
-        for index in slots.indices where !slots[index].parked.isEmpty {
-            let parkedBefore = slots[index].parked.count
-            slots[index].parked.removeAll { isRevoked($0.notification) }
-            let removed = parkedBefore - slots[index].parked.count
-            parkedCount -= removed
-            dropped += removed
-        }
-        statistics.droppedOnRevoke += dropped
-        armTimer()
-        schedulePump()
-    }
 }

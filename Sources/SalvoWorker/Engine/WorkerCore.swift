@@ -90,6 +90,19 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     /// Repeated warnings (records Kafka refuses) are logged once per kind, then summarised.
     var warnings = LogThrottle<C>()
 
+    /// Partitions whose revoke began (``revoking(_:done:)``) and has not finished.
+    /// Closed while commits fail and too much completed work is uncommitted.
+    var commitGate: CommitGate
+    /// ``JobLedger/notificationsCompleted`` as last counted into the gate.
+    var notificationsCounted = 0
+    /// Consumer tasks waiting for the commit gate to open.
+    var commitWaiters: [Resume] = []
+    /// The gate's state as last logged and counted.
+    var commitGateReportedClosed = false
+    var revokingPartitions: Set<SourcePosition.Partition> = []
+    var revokeWaiters: [RevokeWaiter] = []
+    var revokeCheckTask: Scheduled<Void>?
+
     var phase = Phase.running
     var drainPromise: EventLoopPromise<Void>?
     var drainDeadlineTask: Scheduled<Void>?
@@ -133,6 +146,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         let keys = pools.keys.sorted { ($0.app, $0.environment.rawValue) < ($1.app, $1.environment.rawValue) }
         self.slots = keys.map { PoolSlot(key: $0, pool: pools[$0]!, health: PoolHealth(configuration: configuration.poolHealth)) }
         self.slotIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        self.commitGate = CommitGate(bound: configuration.maximumUncommittedNotifications)
         self.window = Self.window(configuration)
         self.refillBatch = max(1, min(256, self.window / 8))
         self.publisher = publisher
@@ -177,11 +191,42 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     func ledgerAction(_ action: JobLedger.Action) {
         guard case .completed(let source) = action else { return }
         markDone(source)
+        let completed = ledger.notificationsCompleted - notificationsCounted
+        notificationsCounted = ledger.notificationsCompleted
+        commitGate.completed(completed, consumer: source.topic == configuration.topics.priority ? .priority : .campaign)
         // Usually empty: no hashing per completed job then.
         if rejectedSources.isEmpty || rejectedSources.remove(source) == nil {
             statistics.jobsCompleted += 1
             metrics.job(lane: metricsLane(of: source.topic), result: .completed)
         }
+    }
+
+    /// A lane consumer's offset commit finished (on the consumer's thread, hopped here). The gate
+    /// may have closed since the last report (completions while commits fail) or open now (a
+    /// success): intake and dispatch stop or resume.
+    func commitFinished(_ consumer: CommitGate.Consumer, succeeded: Bool) {
+        _ = commitGate.commitFinished(consumer, succeeded: succeeded)
+        reportCommitGate(consumer)
+    }
+
+    /// Logs, counts and acts on a change of the gate since the last report.
+    func reportCommitGate(_ consumer: CommitGate.Consumer) {
+        let closed = commitGate.isClosed
+        metrics.commitGateClosed.record(closed ? 1 : 0)
+        guard closed != commitGateReportedClosed else { return }
+        commitGateReportedClosed = closed
+        if closed {
+            statistics.commitGateClosures += 1
+            logger.warning(
+                "offset commits failing: taking no new work until a commit succeeds",
+                metadata: ["uncommitted": "\(commitGate.uncommitted(consumer))", "bound": "\(commitGate.bound)"])
+            return
+        }
+        logger.info("offset commits succeed again: taking new work")
+        let waiters = commitWaiters
+        commitWaiters = []
+        for waiter in waiters { waiter() }
+        schedulePump()
     }
 
     func metricsLane(of topic: String) -> MetricsLane {

@@ -85,9 +85,12 @@ public final class WorkerEngine: Service, Sendable {
         producerConfiguration.properties = configuration.kafkaProducerProperties
         let kafkaMetrics = WorkerKafkaMetrics(topics: configuration.topics)
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger, observer: kafkaMetrics.producerObserver)
+        // The consumers exist before the core (whose `markDone` calls them); their revoke barrier
+        // and commit reports reach the core through this once it is made.
+        let coreBox = CoreBox()
         let consumers: Consumers
         do {
-            consumers = try makeConsumers()
+            consumers = try makeConsumers(coreBox)
         } catch {
             await producer.shutdown(timeout: .seconds(1))
             throw error
@@ -103,6 +106,7 @@ public final class WorkerEngine: Service, Sendable {
         let core: NIOLoopBound<WorkerCore<ContinuousClock>>
         do {
             core = try await makeCore(consumers: consumers, pools: pools, publisher: publisher)
+            coreBox.set(core)
         } catch {
             await Self.close(consumers, producer: producer, pools: pools, logger: logger)
             throw error
@@ -147,7 +151,7 @@ public final class WorkerEngine: Service, Sendable {
 
     // MARK: Start
 
-    private func makeConsumers() throws(KafkaError) -> Consumers {
+    private func makeConsumers(_ coreBox: CoreBox) throws(KafkaError) -> Consumers {
         let closeTimeout = min(.seconds(30), configuration.drainDeadline / 5)
         var campaign = KafkaConsumerConfiguration(
             client: configuration.kafka, groupID: configuration.groupID, topics: [configuration.topics.jobs, configuration.topics.retry])
@@ -158,16 +162,32 @@ public final class WorkerEngine: Service, Sendable {
         campaign.properties = configuration.kafkaConsumerProperties
         // Jobs and retry records are read from their values alone.
         campaign.readsKeysAndHeaders = false
+        campaign.assignmentStrategy = configuration.assignmentStrategy
         var priority = KafkaConsumerConfiguration(
             client: configuration.kafka, groupID: configuration.groupID + ".priority", topics: [configuration.topics.priority])
         priority.closeTimeout = closeTimeout
         priority.commitInterval = configuration.commitInterval
         priority.properties = configuration.kafkaConsumerProperties
         priority.readsKeysAndHeaders = false
-        let campaignConsumer = try KafkaConsumer(
-            configuration: campaign, logger: logger, observer: WorkerKafkaMetrics.consumerObserver(group: campaign.groupID))
-        let priorityConsumer = try KafkaConsumer(
-            configuration: priority, logger: logger, observer: WorkerKafkaMetrics.consumerObserver(group: priority.groupID))
+        priority.assignmentStrategy = configuration.assignmentStrategy
+        let (loop, revokeWait) = (eventLoop, configuration.revokeWait)
+        func consumer(_ settings: KafkaConsumerConfiguration, _ lane: CommitGate.Consumer) throws(KafkaError) -> KafkaConsumer {
+            var observer = WorkerKafkaMetrics.consumerObserver(group: settings.groupID)
+            let metricsCommitted = observer.committed
+            observer.committed = { duration, succeeded in
+                metricsCommitted(duration, succeeded)
+                guard let core = coreBox.core else { return }
+                loop.execute { core.value.commitFinished(lane, succeeded: succeeded) }
+            }
+            let barrier = KafkaRevokeBarrier(limit: revokeWait) { partitions, done in
+                guard let core = coreBox.core else { return done() }
+                let revoking = Set(partitions.map { SourcePosition.Partition(topic: $0.topic, partition: $0.partition) })
+                loop.execute { core.value.revoking(revoking, done: done) }
+            }
+            return try KafkaConsumer(configuration: settings, logger: logger, observer: observer, revokeBarrier: barrier)
+        }
+        let campaignConsumer = try consumer(campaign, .campaign)
+        let priorityConsumer = try consumer(priority, .priority)
         return Consumers(campaign: campaignConsumer, priority: priorityConsumer)
     }
 

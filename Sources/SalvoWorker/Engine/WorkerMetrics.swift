@@ -35,6 +35,12 @@ final class WorkerMetrics {
     let retryDepth = Gauge(label: "salvo_retry_queue_depth")
     let parked = Gauge(label: "salvo_notifications_parked")
     let delayed = Gauge(label: "salvo_notifications_delayed")
+    /// 1 while the commit gate holds new work back (``CommitGate``).
+    let commitGateClosed = Gauge(label: "salvo_commit_gate_closed")
+    /// Notifications of revoked partitions dropped unsent (the next owner sends them).
+    let droppedOnRevoke = Counter(label: "salvo_revoke_dropped_notifications_total")
+    /// Jobs of revoked partitions given up with work in flight (the next owner may send it again).
+    let unsettledOnRevoke = Counter(label: "salvo_revoke_unsettled_jobs_total")
     private var poolHealth: [WorkerPoolKey: Gauge] = [:]
     private var abandoned: [String: Counter] = [:]
     private var withoutBody: [String: Counter] = [:]

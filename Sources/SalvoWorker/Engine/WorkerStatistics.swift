@@ -45,6 +45,12 @@ public struct WorkerStatistics: Sendable, Hashable {
     public var parked = 0
     /// Held, delayed, parked or replay work of revoked partitions dropped (the new owner sends it).
     public var droppedOnRevoke = 0
+    /// Jobs of revoked partitions still waiting for an answer or an acknowledgement when the
+    /// partitions were given up (the revoke barrier's limit passed, or the assignment was lost).
+    public var unsettledOnRevoke = 0
+    /// Times the worker stopped taking new work because commits failed with too much completed
+    /// work uncommitted (``WorkerConfiguration/maximumUncommittedNotifications``).
+    public var commitGateClosures = 0
     /// Notifications not yet sent of jobs that had begun sending, handed to the retry topic by a
     /// drain so that those jobs commit.
     public var handedOffOnDrain = 0

@@ -36,13 +36,22 @@ public struct JobLedger: Sendable {
         var offset: Int64
         /// Notifications not yet terminal.
         public var notifications: Int
+        /// Notifications the job opened with.
+        public var total: Int
         public var recordsEnqueued: Int
         public var recordsAcknowledged: Int
+        /// Notifications dropped unsent (their partition is being revoked): the job never
+        /// completes here, and the next owner sends them.
+        public var abandoned = 0
 
         /// Records enqueued but not yet acknowledged.
         public var unacknowledgedRecords: Int { recordsEnqueued - recordsAcknowledged }
 
-        var isDone: Bool { notifications == 0 && recordsEnqueued == recordsAcknowledged }
+        /// Nothing of the job is in flight here any more: every notification is terminal or
+        /// abandoned and every record acknowledged.
+        var isSettled: Bool { notifications == 0 && recordsEnqueued == recordsAcknowledged }
+
+        var isDone: Bool { isSettled && abandoned == 0 }
     }
 
     /// Open entries by generation: the per-notification events find theirs by hashing one
@@ -52,6 +61,9 @@ public struct JobLedger: Sendable {
     private var generations: [SourcePosition: Generation] = [:]
     /// Starts at 1: 0 never names an open entry (a job that completed when it was opened).
     private var nextGeneration: Generation = 1
+    /// Notifications of every job completed so far (a job counts all it opened with when it
+    /// completes): the core reads the growth after each `.completed` action.
+    public private(set) var notificationsCompleted = 0
 
     public init() {}
 
@@ -87,10 +99,11 @@ public struct JobLedger: Sendable {
         precondition(notifications >= 0 && records >= 0, "counts are never negative")
         let outstanding = Outstanding(
             generation: nextGeneration, partition: job.partition, offset: job.offset, notifications: notifications,
-            recordsEnqueued: records, recordsAcknowledged: 0)
+            total: notifications, recordsEnqueued: records, recordsAcknowledged: 0)
         nextGeneration += 1
         if outstanding.isDone {
             precondition(generations[job] == nil, "job \(job) is already open")
+            notificationsCompleted += notifications
             return (.completed(job), 0)
         }
         // One lookup both checks and inserts (this runs once per per-user push).
@@ -121,6 +134,28 @@ public struct JobLedger: Sendable {
         }
     }
 
+    /// `count` notifications of `job` were dropped unsent because its partition is being revoked:
+    /// the entry stops waiting for them but never completes (the next owner sends them).
+    public mutating func abandon(_ job: SourcePosition, generation: Generation, count: Int) {
+        precondition(count >= 0, "counts are never negative")
+        _ = update(job, generation) { outstanding in
+            precondition(outstanding.notifications >= count, "job \(job) abandoned more notifications than it has")
+            outstanding.notifications -= count
+            outstanding.abandoned += count
+        }
+    }
+
+    /// Open entries in the partitions `isSelected` picks that still wait for an answer or an
+    /// acknowledgement (a revoke waits for these before committing). Walks every open entry:
+    /// called a few times per rebalance, never per notification.
+    public func unsettledCount(where isSelected: (SourcePosition) -> Bool) -> Int {
+        var count = 0
+        for (job, generation) in generations where isSelected(job) {
+            if let outstanding = jobs[generation], !outstanding.isSettled { count += 1 }
+        }
+        return count
+    }
+
     /// Kafka acknowledged one record of `job`.
     public mutating func recordAcknowledged(_ job: SourcePosition, generation: Generation) -> Action {
         update(job, generation) { $0.recordsAcknowledged += 1 }
@@ -147,6 +182,7 @@ public struct JobLedger: Sendable {
         else { return .none }
         change(&jobs.values[index])
         guard jobs.values[index].isDone else { return .none }
+        notificationsCompleted += jobs.values[index].total
         jobs.remove(at: index)
         generations[job] = nil
         return .completed(job)

@@ -89,19 +89,21 @@ extension RetryScheduler {
             return removeFirst(dueCount)
         }
 
-        /// Drops every held notification `shouldRemove` selects (a revoked partition's), returning
-        /// how many; the deadlines of the buckets that remain are unchanged.
-        public mutating func removeAll(where shouldRemove: (PushNotification) -> Bool) -> Int {
-            var removed = 0
+        /// Drops every held notification `shouldRemove` selects (a revoked partition's) and returns
+        /// them; the deadlines of the buckets that remain are unchanged.
+        public mutating func removeAll(where shouldRemove: (PushNotification) -> Bool) -> [PushNotification] {
+            var removed: [PushNotification] = []
             for key in order {
                 guard let notifications = buckets[key] else { continue }
-                let kept = notifications.filter { !shouldRemove($0) }
+                var kept: [PushNotification] = []
+                for notification in notifications {
+                    if shouldRemove(notification) { removed.append(notification) } else { kept.append(notification) }
+                }
                 guard kept.count != notifications.count else { continue }
-                removed += notifications.count - kept.count
                 buckets[key] = kept.isEmpty ? nil : kept
             }
             order.removeAll { buckets[$0] == nil }
-            heldCount -= removed
+            heldCount -= removed.count
             return removed
         }
 

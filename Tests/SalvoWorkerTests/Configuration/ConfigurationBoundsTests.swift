@@ -33,14 +33,15 @@ struct ConfigurationBoundsTests {
         /// Every integer key refuses both 64-bit extremes, -1, the neighbours of its range and,
         /// when the range is known while decoding, a number past 64 bits.
         static func integer(
-            _ path: String, _ range: ClosedRange<Int>, app: String? = nil, top: String? = nil, rangeKnownWhileDecoding: Bool = true
+            _ path: String, _ range: ClosedRange<Int>, app: String? = nil, top: String? = nil, kafka: String? = nil,
+            rangeKnownWhileDecoding: Bool = true
         ) -> Key {
             var refused = ["9223372036854775807", "-9223372036854775808", "-1", String(range.upperBound + 1)]
             if range.lowerBound > 0 { refused.append(String(range.lowerBound - 1)) }
             if rangeKnownWhileDecoding { refused.append("99999999999999999999") }
             return Key(
                 path: path, range: "\(range.lowerBound)…\(range.upperBound)", lowest: String(range.lowerBound),
-                highest: String(range.upperBound), refused: refused, app: app, top: top)
+                highest: String(range.upperBound), refused: refused, app: app, top: top, kafka: kafka)
         }
 
         /// Every number key refuses 1e300, negatives, NaN and infinities, plus `outside`.
@@ -69,6 +70,8 @@ struct ConfigurationBoundsTests {
 
     static let keys: [Key] = [
         .duration("kafka.commit_interval", "10ms", "1m", kafka: "commit_interval: $V"),
+        .duration("kafka.revoke_wait", "0s", "1m", kafka: "revoke_wait: $V"),
+        .integer("kafka.max_uncommitted_notifications", 100...10_000_000, kafka: "max_uncommitted_notifications: $V"),
         .integer("apps.news.pool.connections", 1...64, app: "pool: {connections: $V}"),
         .integer("apps.news.pool.max_streams", 1...1_000, app: "pool: {max_streams: $V}"),
         .duration("apps.news.pool.connect_timeout", "100ms", "10m", app: "pool: {connect_timeout: $V}"),
@@ -181,7 +184,7 @@ struct ConfigurationBoundsTests {
     func everyNumericKeyIsBounded() {
         let numeric = Set(Self.keys.map { String($0.path.split(separator: ".").last ?? "") })
         let notNumeric: Set<String> = [
-            "kafka", "brokers", "client_id", "properties", "consumer_properties", "producer_properties", "group_id", "topics",
+            "kafka", "brokers", "client_id", "assignment_strategy", "properties", "consumer_properties", "producer_properties", "group_id", "topics",
             "jobs", "priority", "retry", "feedback", "dead_letter", "outcomes", "apps", "bundle_id", "credential", "token",
             "key_file", "key_id", "team_id", "certificate", "pkcs12_file", "certificate_file", "password_env", "password_file",
             "environments", "host", "behaves_as", "ca_file", "h2c", "allow_plaintext", "tls_server_name", "default_environment", "pool", "rate_limit",

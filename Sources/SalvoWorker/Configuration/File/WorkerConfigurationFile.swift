@@ -58,6 +58,9 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         var consumerProperties: [String: String]
         var producerProperties: [String: String]
         var commitInterval: ConfigurationDuration?
+        var revokeWait: ConfigurationDuration?
+        var maximumUncommittedNotifications: Int?
+        var assignmentStrategy: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case brokers
@@ -66,6 +69,9 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             case consumerProperties = "consumer_properties"
             case producerProperties = "producer_properties"
             case commitInterval = "commit_interval"
+            case revokeWait = "revoke_wait"
+            case maximumUncommittedNotifications = "max_uncommitted_notifications"
+            case assignmentStrategy = "assignment_strategy"
         }
 
         init(from decoder: any Decoder) throws {
@@ -84,6 +90,10 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             producerProperties = try container.decodeIfPresent([String: String].self, forKey: .producerProperties) ?? [:]
             commitInterval = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .commitInterval, within: ConfigurationBounds.commitInterval)
+            revokeWait = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .revokeWait, within: ConfigurationBounds.revokeWait)
+            maximumUncommittedNotifications = try container.decodeIfPresent(
+                Int.self, forKey: .maximumUncommittedNotifications, within: ConfigurationBounds.maximumUncommitted)
+            assignmentStrategy = try container.decodeIfPresent(String.self, forKey: .assignmentStrategy)
         }
     }
 

@@ -1,0 +1,106 @@
+import NIOCore
+
+/// Revokes in two steps. ``revoking(_:done:)`` comes from the consumer's revoke barrier before
+/// the partitions' offsets are committed: their work stops at once and the consumer waits until
+/// what was in flight is answered and its records are acknowledged, so those jobs commit and the
+/// next owner does not send them again. ``revoked(_:)`` follows once the consumer gave the
+/// partitions up (or lost them without a barrier): their ledger entries are forgotten.
+extension WorkerCore {
+    /// A revoke waiting for its partitions' in-flight work.
+    struct RevokeWaiter {
+        let partitions: Set<SourcePosition.Partition>
+        let done: @Sendable () -> Void
+    }
+
+    /// How often a waiting revoke checks the ledger (a walk over the open jobs).
+    static var revokeCheckInterval: TimeAmount { .milliseconds(5) }
+
+    /// The consumer is about to commit and give up `partitions`: stop their work, and call `done`
+    /// once none of their jobs has a request in flight or a record unacknowledged. Records of these
+    /// partitions still arriving from the consumer task are left to the next owner.
+    func revoking(_ partitions: Set<SourcePosition.Partition>, done: @escaping @Sendable () -> Void) {
+        revokingPartitions.formUnion(partitions)
+        stopWork(of: partitions)
+        revokeWaiters.append(RevokeWaiter(partitions: partitions, done: done))
+        checkRevokeWaiters()
+    }
+
+    /// The partitions are gone: whatever of them is still here stops, and their ledger entries are
+    /// dropped (events still arriving for them carry a generation no entry has). In-flight work the
+    /// barrier did not see finish is counted: the next owner may send it again.
+    func revoked(_ partitions: Set<SourcePosition.Partition>) {
+        guard !partitions.isEmpty else { return }
+        stopWork(of: partitions)
+        let unsettled = ledger.unsettledCount { partitions.contains($0.partitionKey) }
+        if unsettled > 0 {
+            statistics.unsettledOnRevoke += unsettled
+            metrics.unsettledOnRevoke.increment(by: unsettled)
+            logger.warning(
+                "partitions given up with work in flight; their next owner may send it again",
+                metadata: ["jobs": "\(unsettled)", "partitions": "\(partitions.count)"])
+        }
+        ledger.forget { partitions.contains($0.partitionKey) }
+        revokingPartitions.subtract(partitions)
+        // A lost assignment leaves no offsets to commit, so no commit would ever open the gate.
+        for consumer in Set(partitions.map { $0.topic == configuration.topics.priority ? CommitGate.Consumer.priority : .campaign }) {
+            commitGate.partitionsGone(consumer)
+            reportCommitGate(consumer)
+        }
+        // A barrier that gave up waiting: its `done` is ignored, but the waiter goes.
+        let finished = revokeWaiters.filter { !$0.partitions.isDisjoint(with: partitions) }
+        revokeWaiters.removeAll { !$0.partitions.isDisjoint(with: partitions) }
+        for waiter in finished { waiter.done() }
+    }
+
+    /// All work of `partitions` that is not in flight stops: queued in the lanes, delayed by a
+    /// rate limit, held for a retry, parked in an unhealthy pool, waiting to be replayed. The
+    /// ledger stops waiting for it (``JobLedger/abandon(_:generation:count:)``): the next owner
+    /// reads the jobs from the committed offset, and would otherwise get them sent twice.
+    private func stopWork(of partitions: Set<SourcePosition.Partition>) {
+        var dropped = 0
+        for (unit, first) in scheduler.removeAll(where: { partitions.contains($0.reference.source.partitionKey) }) {
+            let unsent = unit.job.notificationCount - first
+            ledger.abandon(unit.reference.source, generation: unit.reference.ledgerGeneration, count: unsent)
+            dropped += unsent
+        }
+        let isRevoked: (PushNotification) -> Bool = { partitions.contains($0.job.source.partitionKey) }
+        var notifications = retries.removeAll(where: isRevoked) + delayedSends.removeAll(where: isRevoked)
+        ready.removeAll { item in
+            guard isRevoked(item.notification) else { return false }
+            notifications.append(item.notification)
+            return true
+        }
+        for index in slots.indices where !slots[index].parked.isEmpty {
+            slots[index].parked.removeAll { item in
+                guard isRevoked(item.notification) else { return false }
+                notifications.append(item.notification)
+                parkedCount -= 1
+                return true
+            }
+        }
+        for notification in notifications {
+            ledger.abandon(notification.job.source, generation: notification.job.ledgerGeneration, count: 1)
+        }
+        dropped += notifications.count
+        statistics.droppedOnRevoke += dropped
+        if dropped > 0 { metrics.droppedOnRevoke.increment(by: dropped) }
+        armTimer()
+        schedulePump()
+    }
+
+    /// Calls `done` of every waiting revoke whose partitions have nothing unsettled, and checks
+    /// again shortly while any still waits.
+    func checkRevokeWaiters() {
+        revokeCheckTask = nil
+        guard !revokeWaiters.isEmpty else { return }
+        var finished: [RevokeWaiter] = []
+        revokeWaiters.removeAll { waiter in
+            guard ledger.unsettledCount(where: { waiter.partitions.contains($0.partitionKey) }) == 0 else { return false }
+            finished.append(waiter)
+            return true
+        }
+        for waiter in finished { waiter.done() }
+        guard !revokeWaiters.isEmpty else { return }
+        revokeCheckTask = eventLoop.assumeIsolated().scheduleTask(in: Self.revokeCheckInterval) { self.checkRevokeWaiters() }
+    }
+}
