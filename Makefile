@@ -6,7 +6,7 @@ SWIFT ?= swift
 SWIFT_JOBS ?=
 RELEASE_BIN := .build/release/salvo
 
-.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker bench-jobs fuzz clean
+.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker bench-jobs bench-instructions fuzz clean
 
 ## demo: build a release salvo and run the whole pipeline in one process (embedded Kafka, mock APNs over TLS,
 ## worker, 200,000-token load); summary on stdout, report in ./salvo-demo-report/
@@ -44,6 +44,12 @@ bench-worker: test-deps build-release
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --rounds 3'
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --credential certificate'
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --mode campaign --mock-latency-milliseconds 20'
+
+## bench-instructions: the instruction gate (issue 21): worker instructions per notification in campaign and per-user
+## mode against h2load's per request (same requests, same mock), valgrind callgrind, two sizes each, release build, real
+## broker, about 15 minutes; exits nonzero when a target is missed (BENCH_REPORT_ONLY=1 only reports)
+bench-instructions: test-deps build-release
+	scripts/with-broker.sh scripts/bench-instructions.sh $(RELEASE_BIN)
 
 ## bench-jobs: the job decoder's CPU-seconds per 100k jobs (per-user and campaign shapes) against JSONSerialization, release build
 bench-jobs: build-release

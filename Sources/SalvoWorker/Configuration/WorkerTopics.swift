@@ -14,6 +14,11 @@ public struct WorkerTopics: Sendable, Hashable {
     public var deadLetter: String
     /// One record per notification outcome, for audit; nil (the default) disables it.
     public var outcomes: String?
+    /// Campaign control commands (cancel, pause, resume), compacted, keyed by campaign id; every
+    /// worker reads it whole. Default: `salvo.control` (docs/campaigns.md).
+    public var control: String
+    /// Per-campaign progress counters of every worker, compacted. Default: `salvo.campaigns`.
+    public var campaigns: String
 
     public init(
         jobs: String = "salvo.jobs",
@@ -21,7 +26,9 @@ public struct WorkerTopics: Sendable, Hashable {
         retry: String = "salvo.retry",
         feedback: String = "salvo.feedback",
         deadLetter: String = "salvo.dlq",
-        outcomes: String? = nil
+        outcomes: String? = nil,
+        control: String = "salvo.control",
+        campaigns: String = "salvo.campaigns"
     ) {
         self.jobs = jobs
         self.priority = priority
@@ -29,23 +36,30 @@ public struct WorkerTopics: Sendable, Hashable {
         self.feedback = feedback
         self.deadLetter = deadLetter
         self.outcomes = outcomes
+        self.control = control
+        self.campaigns = campaigns
     }
 
-    /// Every name set, outputs included.
+    /// Every name set, outputs included; not the campaign topics, which deployments share
+    /// (`salvo demo` deletes `all` when it ends).
     public var all: [String] { [jobs, priority, retry, feedback, deadLetter] + (outcomes.map { [$0] } ?? []) }
+
+    /// The campaign control and progress topics (both compacted).
+    public var campaignTopics: [String] { [control, campaigns] }
 
     /// Throws when a name is empty or not a legal Kafka topic name, or when two roles share a topic
     /// (a worker reading its own feedback as jobs would dead-letter every event).
     public func validate() throws(SalvoWorkerError) {
-        for name in all {
+        let names = all + campaignTopics
+        for name in names {
             guard !name.isEmpty, name.count <= 249, name != ".", name != "..",
                 name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") })
             else {
                 throw .invalidConfiguration("topic name \"\(name)\" is not a legal Kafka topic name ([A-Za-z0-9._-], 1…249 characters)")
             }
         }
-        guard Set(all).count == all.count else {
-            throw .invalidConfiguration("topics must be distinct, got \(all.joined(separator: ", "))")
+        guard Set(names).count == names.count else {
+            throw .invalidConfiguration("topics must be distinct, got \(names.joined(separator: ", "))")
         }
     }
 }

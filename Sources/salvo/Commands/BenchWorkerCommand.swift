@@ -56,6 +56,15 @@ struct BenchWorkerCommand: AsyncParsableCommand {
         help: "Keep the mock APNs (this process) to CPU 0, so the load generator never takes more than one core from the measured worker (needs 2 or more CPUs). Off by default: on 2 cores it lowered campaign mode's figure a little and raised per-user mode's (the mock's one thread became the bottleneck).")
     var pinCPUs = false
 
+    @Option(help: "Run the worker child from this executable (the instruction gate: a copy stripped of debug info); default: this salvo.")
+    var workerExecutable: String?
+
+    @Option(help: "A command prefix for the worker child, split at spaces, e.g. \"valgrind --tool=callgrind --callgrind-out-file=/tmp/w.out\"; the worker is stopped with SIGTERM once the mock accepted everything, and awaited, so the tool writes its output. Only the worker runs under it (the mock stays native).")
+    var workerWrapper: String?
+
+    @Option(help: "Seconds each wait may take (first 5 % accepted, all accepted, the worker's exit).")
+    var timeoutSeconds = 1_800
+
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         case campaign
         case perUser = "per-user"
@@ -75,7 +84,8 @@ struct BenchWorkerCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let bench = try await BenchWorkerStage(
             brokers: brokers, directory: directory, latencyMilliseconds: mockLatencyMilliseconds, pinning: pinCPUs,
-            validating: !fastMock, credential: credential)
+            validating: !fastMock, credential: credential,
+            launch: BenchWorkerLaunch(executable: workerExecutable, wrapper: workerWrapper, timeoutSeconds: timeoutSeconds))
         var results: [BenchWorkerStage.Result] = []
         do {
             for _ in 0..<rounds {

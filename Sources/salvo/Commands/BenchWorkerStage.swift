@@ -72,9 +72,14 @@ struct BenchWorkerStage {
     let workerCPUs: ClosedRange<Int>?
 
     let credential: Credential
+    let launch: BenchWorkerLaunch
 
-    init(brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool, credential: Credential) async throws {
+    init(
+        brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool, credential: Credential,
+        launch: BenchWorkerLaunch = .native
+    ) async throws {
         self.brokers = brokers
+        self.launch = launch
         self.directory = directory
         prefix = "salvo-bench-\(UInt32.random(in: 0...UInt32.max))"
         logger = CommandLogger.make(label: "salvo.bench.worker", verbose: false)
@@ -148,7 +153,7 @@ struct BenchWorkerStage {
         pin(worker)
 
         let start = acceptedBefore + notifications / 20
-        try await waitForAccepted(start, worker: worker, timeout: .seconds(600))
+        try await waitForAccepted(start, worker: worker, timeout: launch.timeout)
         // Again: both processes may have started threads since.
         pinSelf()
         pin(worker)
@@ -156,14 +161,14 @@ struct BenchWorkerStage {
         let mockCPUAtStart = CPUTime.current(.process)
         let acceptedAtStart = server.stats().accepted
         let clockAtStart = ContinuousClock.now
-        try await waitForAccepted(acceptedBefore + notifications, worker: worker, timeout: .seconds(1_800))
+        try await waitForAccepted(acceptedBefore + notifications, worker: worker, timeout: launch.timeout)
         let cpu = try Self.cpuSeconds(of: worker.processIdentifier) - cpuAtStart
         let mockCPU = CPUTime.current(.process) - mockCPUAtStart
         let wall = ContinuousClock.now - clockAtStart
         let rss = try Self.peakRSSMegabytes(of: worker.processIdentifier)
         let measured = Int(server.stats().accepted - acceptedAtStart)
         kill(worker.processIdentifier, SIGTERM)
-        worker.waitUntilExit()
+        try await launch.awaitExit(of: worker)
         return Result(
             label: label, notifications: measured, cpuSeconds: cpu, mockCPUSeconds: mockCPU,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18, peakRSSMegabytes: rss)
@@ -226,9 +231,7 @@ struct BenchWorkerStage {
             """
         let file = directory.appendingPathComponent("\(prefix).yaml")
         try yaml.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["worker", "--config", file.path]
+        let process = launch.process(config: file.path)
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
