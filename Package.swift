@@ -150,7 +150,7 @@ let package = Package(
         // Runs the built `salvo` executable as a subprocess against the test broker.
         .testTarget(
             name: "SalvoCLITests",
-            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoLoadTest", "SalvoTestSupport", logging],
+            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoLoadTest", "SalvoWorker", "SalvoTestSupport", logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(

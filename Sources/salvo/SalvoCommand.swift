@@ -9,6 +9,7 @@ struct SalvoCommand: AsyncParsableCommand {
         subcommands: [
             VersionCommand.self,
             TopicsCommand.self,
+            CampaignsCommand.self,
             EnqueueCommand.self,
             SendCommand.self,
             ChannelsCommand.self,

@@ -135,9 +135,12 @@ public final class CampaignControlFollower: Sendable {
         } else {
             do {
                 let command = try CampaignCommand.decode(key: message.key, value: message.value)
-                changed = shared.withLock { shared in shared.state.apply(command) ? shared.state : nil }
-                if changed != nil {
-                    logger.notice(
+                let (state, live) = shared.withLock { shared in (shared.state.apply(command) ? shared.state : nil, shared.isCaughtUp) }
+                changed = state
+                // Live commands are news; the replay at start would repeat every command ever given.
+                if state != nil {
+                    logger.log(
+                        level: live ? .notice : .debug,
                         "campaign command",
                         metadata: [
                             "campaign_id": "\(command.campaignID)", "action": "\(command.action.rawValue)", "by": "\(command.by)",

@@ -7,7 +7,7 @@ import SalvoKafka
 struct TopicsCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create salvo.jobs, salvo.jobs.priority, salvo.feedback, salvo.retry, salvo.dlq and salvo.outcomes.",
+        abstract: "Create salvo.jobs, salvo.jobs.priority, salvo.feedback, salvo.retry, salvo.dlq, salvo.outcomes, and the compacted salvo.control and salvo.campaigns.",
         discussion: """
             Names are <prefix>.<role>; override single ones with --topic role=name \
             (roles: \(Role.allCases.map(\.rawValue).joined(separator: ", "))). Existing topics are \
@@ -17,7 +17,7 @@ struct TopicsCreateCommand: AsyncParsableCommand {
 
     /// The topics of the contract, in the order they are created and listed.
     enum Role: String, CaseIterable {
-        case jobs, priority, feedback, retry, dlq, outcomes
+        case jobs, priority, feedback, retry, dlq, outcomes, control, campaigns
 
         var suffix: String {
             switch self {
@@ -27,6 +27,16 @@ struct TopicsCreateCommand: AsyncParsableCommand {
             case .retry: "retry"
             case .dlq: "dlq"
             case .outcomes: "outcomes"
+            case .control: "control"
+            case .campaigns: "campaigns"
+            }
+        }
+
+        /// Campaign control and progress keep the latest record per key (docs/campaigns.md).
+        var configs: [String: String] {
+            switch self {
+            case .control, .campaigns: ["cleanup.policy": "compact"]
+            case .jobs, .priority, .feedback, .retry, .dlq, .outcomes: [:]
             }
         }
     }
@@ -77,7 +87,7 @@ struct TopicsCreateCommand: AsyncParsableCommand {
         let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-topics"), logger: logger)
         let failures: [String]
         do {
-            failures = try await create(names.map(\.name), admin: admin)
+            failures = try await create(names, admin: admin)
         } catch {
             await admin.close()
             throw error
@@ -89,7 +99,8 @@ struct TopicsCreateCommand: AsyncParsableCommand {
     }
 
     /// Creates the topics, prints one line per topic, and returns the failures.
-    private func create(_ names: [String], admin: KafkaAdmin) async throws -> [String] {
+    private func create(_ roles: [(role: Role, name: String)], admin: KafkaAdmin) async throws -> [String] {
+        let names = roles.map(\.name)
         let existing: [KafkaTopicMetadata]
         do {
             existing = try await admin.topics(timeout: timeout.duration)
@@ -97,7 +108,9 @@ struct TopicsCreateCommand: AsyncParsableCommand {
             throw CommandFailure("cannot reach broker(s) \(brokers): \(error.message)")
         }
         let missing = names.filter { name in !existing.contains { $0.name == name } }
-        let newTopics = missing.map { KafkaNewTopic(name: $0, partitions: partitions, replicationFactor: replicationFactor) }
+        let newTopics = roles.filter { missing.contains($0.name) }.map {
+            KafkaNewTopic(name: $0.name, partitions: partitions, replicationFactor: replicationFactor, configs: $0.role.configs)
+        }
         let results: [KafkaTopicCreationResult]
         do {
             results = try await admin.createTopics(newTopics, timeout: timeout.duration)
@@ -112,7 +125,8 @@ struct TopicsCreateCommand: AsyncParsableCommand {
             }
             switch results.first(where: { $0.name == name })?.outcome {
             case .created?:
-                print("created  \(name) (\(partitions) partitions, replication factor \(replicationFactor))")
+                let compacted = roles.first { $0.name == name }?.role.configs.isEmpty == false ? ", compacted" : ""
+                print("created  \(name) (\(partitions) partitions, replication factor \(replicationFactor)\(compacted))")
             case .alreadyExists?:
                 print("exists   \(name)")
             case .failed(let error)?:
