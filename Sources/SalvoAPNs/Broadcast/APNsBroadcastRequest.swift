@@ -73,3 +73,22 @@ public struct APNsBroadcastRequest: Sendable {
         return fields
     }
 }
+
+extension APNsBroadcastRequest {
+    /// A request id derived from (job id, channel id) the way device pushes derive `apns-id` from
+    /// (job id, token) (``APNsID/deterministic(jobID:token:)``, the same key, the channel id's text
+    /// in place of the token's hex), so a replayed broadcast keeps its `apns-request-id`.
+    public static func deterministicRequestID(jobID: String, channelID: APNsChannelID) -> APNsID {
+        var hasher = SipHash128(k0: APNsID.deterministicKey.k0, k1: APNsID.deterministicKey.k1)
+        var jobID = jobID
+        jobID.withUTF8 { job in
+            hasher.update(UInt64(job.count).bigEndian)
+            hasher.update(UnsafeRawBufferPointer(job))
+        }
+        var channel = channelID.string
+        channel.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
+        let (first, second) = hasher.finalize()
+        // Version 5 and the RFC 4122 variant, as the device ids set them.
+        return APNsID(high: (first & ~0xF000) | 0x5000, low: (second & ~(0xC000_0000_0000_0000 as UInt64)) | 0x8000_0000_0000_0000)
+    }
+}

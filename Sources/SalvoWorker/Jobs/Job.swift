@@ -30,6 +30,9 @@ public final class Job: Sendable {
     public let rejectedTokens: [TokenRejection]
     /// Where badges are spliced; nil when the job has no overrides.
     let badgeSplice: BadgeSplice?
+    /// For `liveactivity` jobs: what devices would ignore in the payload (for
+    /// `salvo_live_activity_warnings_total`); empty otherwise.
+    public let liveActivityWarnings: LiveActivityWarnings
 
     init(
         id: String,
@@ -41,7 +44,8 @@ public final class Job: Sendable {
         tokens: JobTokenList,
         badges: [DeviceToken: Int],
         rejectedTokens: [TokenRejection],
-        badgeSplice: BadgeSplice?
+        badgeSplice: BadgeSplice?,
+        liveActivityWarnings: LiveActivityWarnings = []
     ) {
         self.id = id
         self.app = app
@@ -53,6 +57,7 @@ public final class Job: Sendable {
         self.badges = badges
         self.rejectedTokens = rejectedTokens
         self.badgeSplice = badgeSplice
+        self.liveActivityWarnings = liveActivityWarnings
     }
 
     /// How many notifications the job fans out to (its well-formed tokens; duplicates included).

@@ -10,7 +10,7 @@ public struct JobDecoder: Sendable {
     /// the common shape of a per-user push, built once. Jobs of that shape share them: no header
     /// allocations per job, and the connection's encoder recognizes its cached header block by
     /// identity. One lookup per job finds both.
-    private let apps: [String: (profile: AppProfile, defaultAlertHeaders: APNsRequestHeaders?)]
+    let apps: [String: (profile: AppProfile, defaultAlertHeaders: APNsRequestHeaders?)]
 
     public init(configuration: Configuration) throws(SalvoWorkerError) {
         try configuration.validate()
@@ -44,7 +44,11 @@ public struct JobDecoder: Sendable {
         }
     }
 
-    private func assemble(_ fields: JobFields, message: ByteBuffer) throws(JobRejection) -> Job {
+    func assemble(_ fields: JobFields, message: ByteBuffer) throws(JobRejection) -> Job {
+        if fields.channelID != nil {
+            // Only ``decodeAny(_:)`` returns broadcasts; a caller of `decode` cannot send one.
+            throw JobRejection(.conflictingFields, "channel_id makes this a broadcast job, which this path does not send")
+        }
         guard let id = fields.id else { throw Self.missing("id") }
         guard let appName = fields.app else { throw Self.missing("app") }
         guard let app = apps[appName] else {
@@ -54,6 +58,10 @@ public struct JobDecoder: Sendable {
         let headers = try headers(fields, app: app.profile, defaultAlertHeaders: app.defaultAlertHeaders)
         let payload = try payload(fields, pushType: headers.pushType)
         let splice = try badgeSplice(fields, payload: payload, pushType: headers.pushType)
+        var warnings: LiveActivityWarnings = []
+        if headers.pushType == .liveactivity {
+            warnings = try LiveActivityPayload.check(payload.readableBytesView, kind: .device, priority: headers.priority)
+        }
         return Job(
             id: id,
             app: appName,
@@ -64,7 +72,8 @@ public struct JobDecoder: Sendable {
             tokens: tokens,
             badges: fields.badges,
             rejectedTokens: fields.tokenRejections,
-            badgeSplice: splice
+            badgeSplice: splice,
+            liveActivityWarnings: warnings
         )
     }
 
@@ -120,7 +129,9 @@ public struct JobDecoder: Sendable {
         }
     }
 
-    private func payload(_ fields: JobFields, pushType: APNsPushType) throws(JobRejection) -> ByteBuffer {
+    /// - Parameter pushType: whose size rule applies; nil leaves size and shape to the caller
+    ///   (broadcasts: 5,120 bytes whatever the push type).
+    func payload(_ fields: JobFields, pushType: APNsPushType?) throws(JobRejection) -> ByteBuffer {
         let payload: ByteBuffer
         switch (fields.payload, fields.payloadRaw) {
         case (.some, .some):
@@ -132,6 +143,7 @@ public struct JobDecoder: Sendable {
         case (nil, .some(let text)):
             payload = try Self.rawPayloadObject(text)
         }
+        guard let pushType else { return payload }
         do throws(APNsError) {
             try APNsRequest.checkPayload(payload.readableBytesView, pushType: pushType)
         } catch {
@@ -168,7 +180,7 @@ public struct JobDecoder: Sendable {
         return splice
     }
 
-    private static func missing(_ field: String) -> JobRejection {
+    static func missing(_ field: String) -> JobRejection {
         JobRejection(.missingField, "missing \(field)")
     }
 }

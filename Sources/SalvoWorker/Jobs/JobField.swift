@@ -15,6 +15,8 @@ enum JobField: String, CaseIterable, Sendable {
     case environment
     case campaignID = "campaign_id"
     case perToken = "per_token"
+    /// A broadcast job's Live Activity channel, instead of `token`/`tokens` (``BroadcastJob``).
+    case channelID = "channel_id"
     /// Only in records of the retry topic (``RetryRecord``); an ordinary job's `retry` is ignored.
     case retry
 
@@ -51,7 +53,7 @@ enum JobField: String, CaseIterable, Sendable {
     /// schema has one, so a dashboard shows "invalid_priority" rather than a generic code.
     var typeMismatchReason: JobRejection.Reason {
         switch self {
-        case .id, .app, .token, .tokens, .campaignID: return .invalidField
+        case .id, .app, .token, .tokens, .campaignID, .channelID: return .invalidField
         case .payload, .payloadRaw: return .invalidPayload
         case .pushType: return .invalidPushType
         case .priority: return .invalidPriority

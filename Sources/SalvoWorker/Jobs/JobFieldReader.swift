@@ -106,6 +106,8 @@ struct JobFieldReader {
         case .retry:
             try expect(field, kind, .object)
             fields.retry = try readRetry(&scanner)
+        case .channelID:
+            fields.channelID = try identifier(field, kind, &scanner)
         }
     }
 

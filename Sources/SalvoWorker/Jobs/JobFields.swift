@@ -23,6 +23,8 @@ struct JobFields {
     var topic: String?
     var environment: APNsEnvironment.Kind?
     var campaignID: String?
+    /// Present when the job is a broadcast (`channel_id`), not yet checked as a channel id.
+    var channelID: String?
     var badges: [DeviceToken: Int] = [:]
     var retry: RetryFields?
     /// Members met so far, to reject duplicates.
