@@ -161,3 +161,49 @@ private final class SimulatedWorker: Sendable {
     let ledger: Mutex<CampaignProgressLedger>
     init(_ worker: String) { ledger = Mutex(CampaignProgressLedger(worker: worker)) }
 }
+
+/// `status --watch` keeps reading: a worker's record written after it started shows up in a later
+/// line, with a rate.
+@Suite struct CampaignStatusWatchTests {
+    @Test func watchPrintsNewProgressAsItArrives() async throws {
+        try await withCLITestCluster { cluster in
+            let prefix = cluster.uniqueName("cli-campaign-watch")
+            let control = "\(prefix).control"
+            let campaigns = "\(prefix).campaigns"
+            cluster.adopt([control, campaigns])
+            _ = try await cluster.admin.createTopics([control, campaigns].map { KafkaNewTopic(name: $0, partitions: 1, configs: ["cleanup.policy": "compact"]) })
+            var logger = Logger(label: "salvo.cli.test")
+            logger.logLevel = .critical
+            let producer = try KafkaProducer(
+                configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: cluster.brokers)), logger: logger)
+            let worker = SimulatedWorker("worker-w")
+            let publisher = CampaignProgressPublisher(topic: campaigns, producer: producer, logger: logger) { now in
+                worker.ledger.withLock { $0.takeChangedRecords(now: now) }
+            }
+            let feeder = Task {
+                // Counts arrive while `status --watch` runs (it is stopped after 6 s).
+                for _ in 1...10 {
+                    try await Task.sleep(for: .milliseconds(400))
+                    worker.ledger.withLock { $0.count(.accepted, campaignID: "spring", times: 100, at: .now()) }
+                    _ = await publisher.publishOnce()
+                }
+            }
+            let watch = try await CommandRunner.salvo(
+                [
+                    "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", campaigns, "--control-topic", control,
+                    "--watch", "--interval", "500ms",
+                ], timeout: .seconds(6))
+            try await feeder.value
+            await producer.shutdown()
+            let lines = watch.stdoutText.split(separator: "\n").filter { $0.contains("spring running") }
+            #expect(lines.count >= 5, "\(watch.stdoutText)")
+            let finished = lines.compactMap { line -> Int? in
+                let words = line.split(separator: " ")
+                return words.firstIndex(of: "finished").flatMap { Int(words[$0 + 1]) }
+            }
+            #expect(finished == finished.sorted(), "totals only grow: \(finished)")
+            #expect((finished.last ?? 0) > (finished.first ?? 0), "later lines show records written after the command started: \(finished)")
+            #expect(lines.contains { $0.contains("/s") && !$0.contains("rate -") }, "a line with a rate: \(watch.stdoutText)")
+        }
+    }
+}

@@ -22,13 +22,16 @@ extension KafkaTopicReader {
             self.handler = handler
         }
 
-        /// Called on the loop thread before the partitions are assigned.
-        func expect(_ partitions: [KafkaTopicPartition]) {
-            let empty = progress.withLock { progress in
+        /// Called on the loop thread before the partitions are assigned. False when the reader
+        /// was started already.
+        func expect(_ partitions: [KafkaTopicPartition]) -> Bool {
+            let (first, empty) = progress.withLock { progress in
+                guard progress.pending == nil, !progress.caughtUp else { return (false, false) }
                 progress.pending = Set(partitions)
-                return partitions.isEmpty
+                return (true, partitions.isEmpty)
             }
             if empty { reachedEnd(of: nil) }
+            return first
         }
 
         /// Once the partitions are assigned, each turn takes what their queue holds (waiting up to
@@ -51,9 +54,11 @@ extension KafkaTopicReader {
             switch event {
             case .message(let message):
                 handler(.message(message))
-            case .consumerError(let error, _), .error(let error) where error.isFatal:
+            case .consumerError(let error, _):
                 handler(.error(error))
-            case .consumerError, .error, .deliveryReports, .rebalance, .statistics, .handled:
+            case .error(let error) where error.isFatal:
+                handler(.error(error))
+            case .error, .deliveryReports, .rebalance, .statistics, .handled:
                 break
             }
         }

@@ -68,7 +68,7 @@ public final class KafkaTopicReader: Sendable {
                 throw KafkaError(code: .unknownTopic, message: "topic \(topic) does not exist (salvo topics create makes it)")
             }
             let partitions = (0..<Int32(clamping: metadata.partitionCount)).map { KafkaTopicPartition(topic: topic, partition: $0) }
-            delegate.expect(partitions)
+            guard delegate.expect(partitions) else { throw KafkaError(code: .configuration, message: "the reader of \(topic) was started already") }
             // Their records (and end markers) go to the client's message queue, which the
             // delegate consumes.
             client.routeMessages(of: partitions)
