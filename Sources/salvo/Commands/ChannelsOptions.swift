@@ -26,22 +26,9 @@ struct ChannelsOptions: ParsableArguments {
     @Option(help: "The channel-management port (Apple: 2196 production, 2195 sandbox; the mock's --broadcast-listen).")
     var port: Int?
 
-    @Option(name: .customLong("ca-file"), help: "Trust this PEM CA instead of the system roots (the mock).")
-    var caFile: String?
-
-    @Flag(help: "Cleartext HTTP/2 (h2c), for a local mock only.")
-    var h2c = false
-
-    @Option(help: "Seconds to wait for the connection and for the answer, 0.001…3600. Default: 10.")
-    var timeout: Double = 10
-
-    @Flag(help: "Print the answer as one JSON object.")
-    var json = false
+    @OptionGroup var transport: ChannelsTransportFlags
 
     func validate() throws {
-        guard SendCommand.timeoutRange.contains(self.timeout) else {
-            throw ValidationError("--timeout must be a number of seconds within 0.001…3600, got \(self.timeout)")
-        }
         if let port = self.port, !(1...65_535).contains(port) { throw ValidationError("--port must be within 1…65535, got \(port)") }
     }
 
@@ -78,13 +65,7 @@ struct ChannelsOptions: ParsableArguments {
             bundle = self.app
             pushEndpoint = kind == .sandbox ? .sandbox : .production
         }
-        configuration.connectTimeout = .milliseconds(Int64(self.timeout * 1000))
-        configuration.requestTimeout = .milliseconds(Int64(self.timeout * 1000))
-        if self.h2c {
-            configuration.transport = .plaintext
-        } else if let caFile = self.caFile {
-            configuration.transport = .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMFile(caFile)))
-        }
+        configuration = try self.transport.applied(to: configuration)
         guard let bundleID = APNsTopic(headerValue: bundle.utf8) else { throw ValidationError("\"\(bundle)\" is not a bundle id") }
         let endpoint: APNsEnvironment
         switch (pushEndpoint, self.host, self.port) {
@@ -134,6 +115,6 @@ struct ChannelsOptions: ParsableArguments {
     }
 
     func emit(_ fields: [(String, String)]) {
-        ChannelsAnswer.emit(fields, json: self.json)
+        ChannelsAnswer.emit(fields, json: self.transport.json)
     }
 }

@@ -69,21 +69,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "443 or 2197 for Apple; any port for the mock. Default: 443.")
     var port: Int?
 
-    @Option(name: .customLong("ca-file"), help: "Trust this PEM CA instead of the system roots (the mock).")
-    var caFile: String?
-
-    @Flag(help: "Cleartext HTTP/2 (h2c), for a local mock only.")
-    var h2c = false
-
-    @Option(help: "Seconds to wait for the connection and for the answer, 0.001…3600. Default: 10.")
-    var timeout: Double = 10
-
-    /// `--timeout`'s range: shorter cannot connect, longer only hides a hung server (and an
-    /// unbounded Double would overflow the conversion to a duration).
-    static let timeoutRange: ClosedRange<Double> = 0.001...3_600
-
-    @Flag(help: "Print the answer as one JSON object.")
-    var json = false
+    @OptionGroup var transport: ChannelsTransportFlags
 
     struct Credentials: ParsableArguments {
         @Option(name: .customLong("key-file"), help: "Token auth: the .p8 signing key.")
@@ -117,9 +103,6 @@ struct SendCommand: AsyncParsableCommand {
 
     /// Usage errors for the numeric flags, before anything is read or sent.
     func validate() throws {
-        guard Self.timeoutRange.contains(self.timeout) else {  // NaN is in no range
-            throw ValidationError("--timeout must be a number of seconds within 0.001…3600, got \(self.timeout)")
-        }
         if let port = self.port { try Self.checkPort(port, source: "--port") }
         if let priority = self.priority, APNsPriority(rawValue: priority) == nil {
             throw ValidationError("--priority must be 10, 5 or 1, got \(priority)")
@@ -172,17 +155,9 @@ struct SendCommand: AsyncParsableCommand {
         if !response.isAccepted { throw ExitCode(1) }
     }
 
-    /// Timeouts from `--timeout`; h2c, or TLS trusting `--ca-file`.
+    /// Timeouts from `--timeout`; h2c, or TLS trusting `--ca-file` (or the file's `ca_file`).
     func connectionConfiguration(_ file: ConfigFile?) throws -> APNsConnection.Configuration {
-        var configuration = APNsConnection.Configuration()
-        configuration.connectTimeout = .milliseconds(Int64(self.timeout * 1000))
-        configuration.requestTimeout = .milliseconds(Int64(self.timeout * 1000))
-        if self.h2c {
-            configuration.transport = .plaintext
-        } else if let caFile = self.caFile ?? file?.caFile {
-            configuration.transport = .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMFile(caFile)))
-        }
-        return configuration
+        try self.transport.applied(to: APNsConnection.Configuration(), caFile: file?.caFile)
     }
 
     func credential(_ file: ConfigFile?) throws -> APNsCredential {
@@ -276,6 +251,6 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func emit(_ fields: [(String, String)]) {
-        ChannelsAnswer.emit(fields, json: self.json)
+        ChannelsAnswer.emit(fields, json: self.transport.json)
     }
 }
