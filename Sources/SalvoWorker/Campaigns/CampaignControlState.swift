@@ -54,6 +54,18 @@ public struct CampaignControlState: Sendable, Hashable {
         commands[campaignID]
     }
 
+    /// The campaigns whose decision differs from `previous`, with the new decision: what the core
+    /// acts on when a snapshot arrives (`.cancel`: drop their unsent work, `.hold`: park it,
+    /// `.send`: release what it parked).
+    public func changes(since previous: CampaignControlState) -> [String: CampaignDecision] {
+        var changes: [String: CampaignDecision] = [:]
+        for campaignID in Set(commands.keys).union(previous.commands.keys) {
+            let decision = decision(for: campaignID)
+            if decision != previous.decision(for: campaignID) { changes[campaignID] = decision }
+        }
+        return changes
+    }
+
     /// Campaigns whose work must not be sent now (paused or cancelled), for the core to sweep its
     /// queued, delayed and held work when a snapshot arrives.
     public var stoppedCampaigns: [String: CampaignDecision] {
