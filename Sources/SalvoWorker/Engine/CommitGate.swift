@@ -9,6 +9,9 @@
 /// records and dispatches no new lane work (in-flight answers, replays and retries still finish)
 /// until a commit of that consumer succeeds.
 ///
+/// A commit counts as failing when it fails, and also when none has succeeded for a while (the
+/// core's ``WorkerCore/commitOverdue``) although work waits for one.
+///
 /// The count is reset by any successful commit of the consumer, which covers the done watermark
 /// at that moment; jobs completed above a watermark held back by an unfinished job are not
 /// committed by it, so the bound is approximate by the work behind such a job.
@@ -45,6 +48,13 @@ struct CommitGate: Sendable, Equatable {
     mutating func partitionsGone(_ consumer: Consumer) {
         uncommitted[consumer.rawValue] = 0
         failing[consumer.rawValue] = false
+    }
+
+    /// No commit of `consumer` has succeeded for a long while although it has completed work to
+    /// commit: a commit that hangs (a broker that accepts connections but does not answer) counts
+    /// as failing, or the gate would wait for the request's timeout.
+    mutating func commitOverdue(_ consumer: Consumer) {
+        failing[consumer.rawValue] = true
     }
 
     /// An offset commit of `consumer` finished. Returns whether the gate opened by it.

@@ -1,9 +1,10 @@
 import NIOCore
 
 /// Revokes in two steps. ``revoking(_:done:)`` comes from the consumer's revoke barrier before
-/// the partitions' offsets are committed: their work stops at once and the consumer waits until
-/// what was in flight is answered and its records are acknowledged, so those jobs commit and the
-/// next owner does not send them again. ``revoked(_:)`` follows once the consumer gave the
+/// the partitions' offsets are committed: their work stops at once (what remains of jobs that
+/// began sending goes to the retry topic, as in a drain) and the consumer waits until what was in
+/// flight is answered and every record is acknowledged, so those jobs commit and the next owner
+/// sends none of them again. ``revoked(_:)`` follows once the consumer gave the
 /// partitions up (or lost them without a barrier): their ledger entries are forgotten.
 extension WorkerCore {
     /// A revoke waiting for its partitions' in-flight work.
@@ -20,7 +21,7 @@ extension WorkerCore {
     /// partitions still arriving from the consumer task are left to the next owner.
     func revoking(_ partitions: Set<SourcePosition.Partition>, done: @escaping @Sendable () -> Void) {
         revokingPartitions.formUnion(partitions)
-        stopWork(of: partitions)
+        stopWork(of: partitions, .handOffBegun)
         revokeWaiters.append(RevokeWaiter(partitions: partitions, done: done))
         checkRevokeWaiters()
     }
@@ -30,7 +31,7 @@ extension WorkerCore {
     /// barrier did not see finish is counted: the next owner may send it again.
     func revoked(_ partitions: Set<SourcePosition.Partition>) {
         guard !partitions.isEmpty else { return }
-        stopWork(of: partitions)
+        stopWork(of: partitions, .abandon)
         let unsettled = ledger.unsettledCount { partitions.contains($0.partitionKey) }
         if unsettled > 0 {
             statistics.unsettledOnRevoke += unsettled
@@ -52,37 +53,69 @@ extension WorkerCore {
         for waiter in finished { waiter.done() }
     }
 
+    /// What happens to the revoked partitions' work that is not in flight.
+    enum RevokedWork {
+        /// Before the commit (the barrier): work of jobs that began sending goes to the retry
+        /// topic, so those jobs complete and commit and the next owner sends only what was handed
+        /// off; jobs not begun are abandoned (the next owner reads them, nothing of them was sent).
+        case handOffBegun
+        /// After the partitions were given up (or lost, when no commit can follow): everything is
+        /// abandoned, since a job completing now can no longer commit.
+        case abandon
+    }
+
     /// All work of `partitions` that is not in flight stops: queued in the lanes, delayed by a
-    /// rate limit, held for a retry, parked in an unhealthy pool, waiting to be replayed. The
-    /// ledger stops waiting for it (``JobLedger/abandon(_:generation:count:)``): the next owner
-    /// reads the jobs from the committed offset, and would otherwise get them sent twice.
-    private func stopWork(of partitions: Set<SourcePosition.Partition>) {
+    /// rate limit, held for a retry, parked in an unhealthy pool, waiting to be replayed.
+    private func stopWork(of partitions: Set<SourcePosition.Partition>, _ mode: RevokedWork) {
+        let now = clock.now
         var dropped = 0
+        var handedOff = 0
         for (unit, first) in scheduler.removeAll(where: { partitions.contains($0.reference.source.partitionKey) }) {
-            let unsent = unit.job.notificationCount - first
-            ledger.abandon(unit.reference.source, generation: unit.reference.ledgerGeneration, count: unsent)
-            dropped += unsent
+            if mode == .handOffBegun, first > 0 {
+                let notifications = (first..<unit.job.notificationCount).map(unit.notification(at:))
+                handedOff += notifications.count
+                handOff(RetryScheduler.StateMachine<C>.Batch(app: unit.job.app, due: now, notifications: notifications))
+            } else {
+                let unsent = unit.job.notificationCount - first
+                ledger.abandon(unit.reference.source, generation: unit.reference.ledgerGeneration, count: unsent)
+                dropped += unsent
+            }
         }
         let isRevoked: (PushNotification) -> Bool = { partitions.contains($0.job.source.partitionKey) }
-        var notifications = retries.removeAll(where: isRevoked) + delayedSends.removeAll(where: isRevoked)
+        // Retries and delayed sends keep their due times; replays and parked work are due now.
+        var batches = retries.removeAll(where: isRevoked) + delayedSends.removeAll(where: isRevoked)
+        var dueNow: [PushNotification] = []
         ready.removeAll { item in
             guard isRevoked(item.notification) else { return false }
-            notifications.append(item.notification)
+            dueNow.append(item.notification)
             return true
         }
         for index in slots.indices where !slots[index].parked.isEmpty {
             slots[index].parked.removeAll { item in
                 guard isRevoked(item.notification) else { return false }
-                notifications.append(item.notification)
+                dueNow.append(item.notification)
                 parkedCount -= 1
                 return true
             }
         }
-        for notification in notifications {
-            ledger.abandon(notification.job.source, generation: notification.job.ledgerGeneration, count: 1)
+        for (app, notifications) in Dictionary(grouping: dueNow, by: { $0.job.app }) {
+            batches.append(RetryScheduler.StateMachine<C>.Batch(app: app, due: now, notifications: notifications))
         }
-        dropped += notifications.count
+        for batch in batches {
+            switch mode {
+            case .handOffBegun:
+                // Each of these was sent at least once (or is a retry record's): its job began.
+                handedOff += batch.notifications.count
+                handOff(batch)
+            case .abandon:
+                for notification in batch.notifications {
+                    ledger.abandon(notification.job.source, generation: notification.job.ledgerGeneration, count: 1)
+                }
+                dropped += batch.notifications.count
+            }
+        }
         statistics.droppedOnRevoke += dropped
+        statistics.handedOffOnRevoke += handedOff
         if dropped > 0 { metrics.droppedOnRevoke.increment(by: dropped) }
         armTimer()
         schedulePump()

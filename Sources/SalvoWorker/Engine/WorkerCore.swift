@@ -99,6 +99,8 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     var commitWaiters: [Resume] = []
     /// The gate's state as last logged and counted.
     var commitGateReportedClosed = false
+    /// When each lane consumer's last commit succeeded (or the core started).
+    var lastCommitSucceeded: [C.Instant]
     var revokingPartitions: Set<SourcePosition.Partition> = []
     var revokeWaiters: [RevokeWaiter] = []
     var revokeCheckTask: Scheduled<Void>?
@@ -147,6 +149,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         self.slots = keys.map { PoolSlot(key: $0, pool: pools[$0]!, health: PoolHealth(configuration: configuration.poolHealth)) }
         self.slotIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         self.commitGate = CommitGate(bound: configuration.maximumUncommittedNotifications)
+        self.lastCommitSucceeded = Array(repeating: now, count: CommitGate.Consumer.allCases.count)
         self.window = Self.window(configuration)
         self.refillBatch = max(1, min(256, self.window / 8))
         self.publisher = publisher
@@ -156,13 +159,16 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     }
 
     /// The stream credit of every pool (connections × streams) plus a buffer of 10 % (at least
-    /// 64), so a round of outcomes never leaves the connections idle while the next batch is built.
+    /// 64, at most the credit itself), so a round of outcomes never leaves the connections idle
+    /// while the next batch is built. The buffer waits in the pools' queues and counts as in
+    /// flight: a revoke waits for it and a crash re-sends it, so a small pool (a slow gateway, a
+    /// test) keeps a small one.
     static func window(_ configuration: WorkerConfiguration) -> Int {
         var credit = 0
         for app in configuration.apps.values {
             credit += app.endpoints.count * app.pool.connectionCount * app.pool.maximumStreamsPerConnection
         }
-        return credit + max(64, credit / 10)
+        return credit + min(credit, max(64, credit / 10))
     }
 
     func start() {
@@ -176,6 +182,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         statisticsTask = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(50)) {
             guard self.statisticsTask != nil else { return }
             self.publishStatistics()
+            self.checkCommitsOverdue()
             for summary in self.warnings.dueSummaries(now: self.clock.now) { self.logger.log(summary) }
             self.scheduleStatistics()
         }
@@ -206,7 +213,24 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     /// success): intake and dispatch stop or resume.
     func commitFinished(_ consumer: CommitGate.Consumer, succeeded: Bool) {
         _ = commitGate.commitFinished(consumer, succeeded: succeeded)
+        if succeeded { lastCommitSucceeded[consumer.rawValue] = clock.now }
         reportCommitGate(consumer)
+    }
+
+    /// How long without a successful commit, with the bound reached, before commits count as
+    /// failing: eight commit intervals, at least 2 s (a commit waiting on a silent coordinator
+    /// otherwise reports only at librdkafka's request timeout).
+    var commitOverdue: Duration { max(.seconds(2), configuration.commitInterval * 8) }
+
+    /// From the statistics timer: a consumer with the bound of uncommitted work reached and no
+    /// successful commit for ``commitOverdue`` closes the gate.
+    func checkCommitsOverdue() {
+        let now = clock.now
+        for consumer in CommitGate.Consumer.allCases where commitGate.uncommitted(consumer) >= commitGate.bound {
+            guard lastCommitSucceeded[consumer.rawValue].duration(to: now) > commitOverdue else { continue }
+            commitGate.commitOverdue(consumer)
+            reportCommitGate(consumer)
+        }
     }
 
     /// Logs, counts and acts on a change of the gate since the last report.

@@ -43,11 +43,15 @@ public struct WorkerStatistics: Sendable, Hashable {
     public var unhealthyPools = 0
     /// Notifications parked in unhealthy pools (not yet an attempt).
     public var parked = 0
-    /// Held, delayed, parked or replay work of revoked partitions dropped (the new owner sends it).
+    /// Notifications of revoked partitions dropped unsent: jobs not begun, and anything left once
+    /// the partitions were given up (the new owner sends it).
     public var droppedOnRevoke = 0
     /// Jobs of revoked partitions still waiting for an answer or an acknowledgement when the
     /// partitions were given up (the revoke barrier's limit passed, or the assignment was lost).
     public var unsettledOnRevoke = 0
+    /// Unsent notifications of begun jobs (and held, delayed, parked or replay work) of partitions
+    /// being revoked, handed to the retry topic so their jobs commit before the partitions move.
+    public var handedOffOnRevoke = 0
     /// Times the worker stopped taking new work because commits failed with too much completed
     /// work uncommitted (``WorkerConfiguration/maximumUncommittedNotifications``).
     public var commitGateClosures = 0

@@ -89,21 +89,24 @@ extension RetryScheduler {
             return removeFirst(dueCount)
         }
 
-        /// Drops every held notification `shouldRemove` selects (a revoked partition's) and returns
-        /// them; the deadlines of the buckets that remain are unchanged.
-        public mutating func removeAll(where shouldRemove: (PushNotification) -> Bool) -> [PushNotification] {
-            var removed: [PushNotification] = []
+        /// Removes every held notification `shouldRemove` selects (a revoked partition's) and
+        /// returns them in batches with their due times; the deadlines of the buckets that remain
+        /// are unchanged.
+        public mutating func removeAll(where shouldRemove: (PushNotification) -> Bool) -> [Batch] {
+            var removed: [Batch] = []
             for key in order {
                 guard let notifications = buckets[key] else { continue }
                 var kept: [PushNotification] = []
+                var taken: [PushNotification] = []
                 for notification in notifications {
-                    if shouldRemove(notification) { removed.append(notification) } else { kept.append(notification) }
+                    if shouldRemove(notification) { taken.append(notification) } else { kept.append(notification) }
                 }
-                guard kept.count != notifications.count else { continue }
+                guard !taken.isEmpty else { continue }
                 buckets[key] = kept.isEmpty ? nil : kept
+                heldCount -= taken.count
+                removed.append(Batch(app: key.app, due: deadline(of: key.window), notifications: taken))
             }
             order.removeAll { buckets[$0] == nil }
-            heldCount -= removed.count
             return removed
         }
 

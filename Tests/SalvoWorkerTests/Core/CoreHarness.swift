@@ -53,7 +53,8 @@ final class CoreHarness {
 
     static let topics = WorkerTopics()
 
-    /// `window`: the pool's stream credit is `connections × streams`; the window adds at least 64.
+    /// `window`: the pool's stream credit is `connections × streams`; the window adds 64, or the
+    /// credit again when it is smaller.
     init(streams: Int = 100, configure: (inout WorkerConfiguration) -> Void = { _ in }) throws {
         var poolConfiguration = APNsConnectionPool.Configuration()
         poolConfiguration.connectionCount = 1

@@ -17,21 +17,43 @@ struct WorkerCoreRevokeTests {
     func revokeWaitsForInFlight() throws {
         let harness = try CoreHarness(streams: 10)
         harness.consume(Self.perUserJobs(0..<100))
-        #expect(harness.pool.unanswered.count == 74, "the window: 10 streams plus a buffer of 64")
+        #expect(harness.pool.unanswered.count == 20, "the window: 10 streams plus a buffer as large")
         let finished = Mutex(false)
         harness.core.revoking([Self.partition0]) { finished.withLock { $0 = true } }
         harness.loop.run()
-        #expect(harness.statistics.droppedOnRevoke == 26, "the queued jobs stop")
+        #expect(harness.statistics.droppedOnRevoke == 80, "the queued jobs stop")
         harness.advance(by: .milliseconds(20))
-        #expect(!finished.withLock { $0 }, "74 requests are still in flight")
-        #expect(harness.answer { _ in ScriptedPool.accepted } == 74)
+        #expect(!finished.withLock { $0 }, "20 requests are still in flight")
+        #expect(harness.answer { _ in ScriptedPool.accepted } == 20)
         harness.advance(by: .milliseconds(10))
         #expect(finished.withLock { $0 }, "everything in flight answered")
-        #expect(harness.committed.map(\.offset) == Array(0..<74), "the answered jobs are marked done before the commit")
+        #expect(harness.committed.map(\.offset) == Array(0..<20), "the answered jobs are marked done before the commit")
         harness.core.revoked([Self.partition0])
         harness.advance(by: .seconds(1))
         #expect(harness.answer { _ in ScriptedPool.accepted } == 0, "the queued jobs are left to the next owner")
         #expect(harness.statistics.unsettledOnRevoke == 0)
+    }
+
+    @Test("a revoke hands the rest of a begun job to the retry topic, so the job commits before the partition moves")
+    func revokeHandsOffBegunJob() throws {
+        let harness = try CoreHarness(streams: 10)
+        harness.consume([CoreHarness.campaign("c1", tokens: 0..<200), CoreHarness.campaign("c2", tokens: 200..<300)])
+        #expect(harness.pool.unanswered.count == 20)
+        let finished = Mutex(false)
+        harness.core.revoking([Self.partition0]) { finished.withLock { $0 = true } }
+        harness.loop.run()
+        let stats = harness.statistics
+        #expect(stats.handedOffOnRevoke == 180, "the unsent rest of the begun job")
+        #expect(stats.droppedOnRevoke == 100, "the job not begun is left to the next owner")
+        let handedOff = harness.published
+        #expect(handedOff.map(\.kind) == [.retry])
+        #expect(harness.answer { _ in ScriptedPool.accepted } == 20)
+        harness.advance(by: .milliseconds(10))
+        #expect(!finished.withLock { $0 }, "the retry record is not acknowledged yet")
+        harness.acknowledgeRecords()
+        harness.advance(by: .milliseconds(10))
+        #expect(finished.withLock { $0 })
+        #expect(harness.committed.map(\.offset) == [0], "the begun job commits; the other stays for the next owner")
     }
 
     @Test("a revoke waits for the records of rejected notifications to be acknowledged")
@@ -104,5 +126,28 @@ struct WorkerCoreRevokeTests {
             harness.loop.run()
         }
         #expect(sent == 300)
+    }
+}
+
+extension WorkerCoreRevokeTests {
+    @Test("a commit that never answers counts as failing once it is overdue: the gate closes without a failed commit report")
+    func overdueCommitClosesTheGate() throws {
+        let harness = try CoreHarness(streams: 100) { $0.maximumUncommittedNotifications = 100 }
+        harness.core.start()  // the statistics timer checks for overdue commits
+        harness.consume(Self.perUserJobs(0..<300))
+        #expect(harness.answer { _ in ScriptedPool.accepted } == 164)
+        #expect(!harness.core.commitGate.isClosed, "no commit has failed yet")
+        harness.advance(by: .seconds(1))
+        #expect(!harness.core.commitGate.isClosed, "not yet overdue (2 s)")
+        _ = harness.answer { _ in ScriptedPool.accepted }
+        harness.advance(by: .seconds(2))
+        #expect(harness.core.commitGate.isClosed, "no successful commit for over 2 s")
+        #expect(harness.statistics.commitGateClosures == 1)
+        harness.consume(Self.perUserJobs(300..<400))
+        #expect(harness.answer { _ in ScriptedPool.accepted } == 0, "nothing new while closed")
+        harness.core.commitFinished(.campaign, succeeded: true)
+        harness.loop.run()
+        #expect(!harness.core.commitGate.isClosed)
+        #expect(harness.answer { _ in ScriptedPool.accepted } == 100, "sent once a commit succeeded")
     }
 }
