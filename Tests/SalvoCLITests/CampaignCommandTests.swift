@@ -60,6 +60,16 @@ import Testing
             #expect(replayed.decision(for: "summer") == .send)
             await after.close()
 
+            let status = try await CommandRunner.salvo([
+                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns, "--control-topic",
+                topics.control, "--json",
+            ])
+            #expect(status.status == 0, "stderr: \(status.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout)) as? [String: Any], "\(status.stdoutText)")
+            #expect(object["state"] as? String == "cancelled")
+            let command = try #require(object["command"] as? [String: Any])
+            #expect(command["by"] as? String == "cli-test" && command["reason"] as? String == "wrong audience")
+
             let resume = try await CommandRunner.salvo(["campaign", "resume", "spring", "--brokers", cluster.brokers, "--topic", topics.control])
             #expect(resume.status != 0, "un-cancelling needs --force")
             #expect(resume.stderr.contains("--force"), "stderr: \(resume.stderr)")
