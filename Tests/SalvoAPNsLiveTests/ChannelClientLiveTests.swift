@@ -1,9 +1,10 @@
 import Logging
 import NIOCore
 import NIOSSL
-import SalvoAPNs
 import SalvoMockAPNs
 import Testing
+
+@testable import SalvoAPNs
 
 /// Salvo's channel client against the mock over TLS with a provider token: every management
 /// operation, broadcasts, and each reason the client can cause (the ones it refuses to send, a
@@ -36,6 +37,15 @@ struct ChannelClientLiveTests {
             await server.shutdown()
             throw error
         }
+    }
+
+    /// Polls `condition` every 10 ms for at most 5 s.
+    static func eventually(_ condition: () async -> Bool) async -> Bool {
+        for _ in 0..<500 {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return await condition()
     }
 
     static func client(_ material: MockTLSMaterial) throws -> APNsChannelClient {
@@ -121,7 +131,7 @@ struct ChannelClientLiveTests {
         }
     }
 
-    @Test("a token connection starts at one stream: the pool's 300 concurrent notifications on one connection are all answered")
+    @Test("a token connection starts at one stream: the pool sees 1, then 100 after the first accepted request; 300 concurrent notifications on it are all answered")
     func oneStreamStart() async throws {
         try await self.withMock({ $0.scenario.maxConcurrentStreams = 100 }) { server, addresses, material in
             let pool = try APNsConnectionPool(
@@ -132,6 +142,16 @@ struct ChannelClientLiveTests {
                     connections: 1),
                 eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
+                // The pool's view of the connection: one stream until a token was accepted.
+                func streams() async -> Int? { await pool.snapshot().connections.first?.maxConcurrentStreams }
+                pool.start()
+                #expect(await Self.eventually { await streams() != nil })
+                #expect(await streams() == 1)
+                let first = await pool.send(
+                    try APNsRequest(
+                        token: DeviceToken(hex: Live.token(999)), topic: Self.app, pushType: .alert, payload: ByteBuffer(string: "{}")))
+                #expect(first.isAccepted)
+                #expect(await Self.eventually { await streams() == 100 }, "opened to the scenario's value")
                 let outcomes = await withTaskGroup(of: APNsOutcome.self) { group in
                     for number in 0..<300 {
                         group.addTask {
@@ -149,7 +169,7 @@ struct ChannelClientLiveTests {
                 let refused = outcomes.filter { !$0.isAccepted }
                 #expect(refused.isEmpty, "\(refused.first.map { "\($0)" } ?? "")")
                 let stats = server.stats()
-                #expect(stats.accepted == 300)
+                #expect(stats.accepted == 301)
                 #expect(stats.connectionsTotal == 1)
                 #expect(stats.rejectedTotal == 0 && stats.unanswered == 0)
             }
