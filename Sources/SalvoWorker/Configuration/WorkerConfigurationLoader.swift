@@ -94,7 +94,9 @@ public struct WorkerConfigurationLoader: Sendable {
             configuration.topics = WorkerTopics(
                 jobs: topics.jobs ?? configuration.topics.jobs, priority: topics.priority ?? configuration.topics.priority,
                 retry: topics.retry ?? configuration.topics.retry, feedback: topics.feedback ?? configuration.topics.feedback,
-                deadLetter: topics.deadLetter ?? configuration.topics.deadLetter, outcomes: topics.outcomes)
+                deadLetter: topics.deadLetter ?? configuration.topics.deadLetter, outcomes: topics.outcomes,
+                control: topics.control ?? configuration.topics.control, campaigns: topics.campaigns ?? configuration.topics.campaigns,
+                progress: topics.progress ?? configuration.topics.progress)
             try check(prefix: "topics") { () throws(SalvoWorkerError) in try configuration.topics.validate() }
         }
         if let lanes = file.lanes {

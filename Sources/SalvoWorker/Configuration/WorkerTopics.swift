@@ -19,6 +19,9 @@ public struct WorkerTopics: Sendable, Hashable {
     public var control: String
     /// Per-campaign progress counters of every worker, compacted. Default: `salvo.campaigns`.
     public var campaigns: String
+    /// Job checkpoints (how far a partly sent job got), compacted, one key per consumer group and
+    /// partition; every worker reads it whole (``JobCheckpoint``). Default: `salvo.progress`.
+    public var progress: String
 
     public init(
         jobs: String = "salvo.jobs",
@@ -28,7 +31,8 @@ public struct WorkerTopics: Sendable, Hashable {
         deadLetter: String = "salvo.dlq",
         outcomes: String? = nil,
         control: String = "salvo.control",
-        campaigns: String = "salvo.campaigns"
+        campaigns: String = "salvo.campaigns",
+        progress: String = "salvo.progress"
     ) {
         self.jobs = jobs
         self.priority = priority
@@ -38,6 +42,7 @@ public struct WorkerTopics: Sendable, Hashable {
         self.outcomes = outcomes
         self.control = control
         self.campaigns = campaigns
+        self.progress = progress
     }
 
     /// Every name set, outputs included; not the campaign topics, which deployments share
@@ -47,10 +52,14 @@ public struct WorkerTopics: Sendable, Hashable {
     /// The campaign control and progress topics (both compacted).
     public var campaignTopics: [String] { [control, campaigns] }
 
+    /// The compacted topics the worker keeps state in: campaign control and progress, job
+    /// checkpoints.
+    public var compactedTopics: [String] { campaignTopics + [progress] }
+
     /// Throws when a name is empty or not a legal Kafka topic name, or when two roles share a topic
     /// (a worker reading its own feedback as jobs would dead-letter every event).
     public func validate() throws(SalvoWorkerError) {
-        let names = all + campaignTopics
+        let names = all + compactedTopics
         for name in names {
             guard !name.isEmpty, name.count <= 249, name != ".", name != "..",
                 name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") })

@@ -7,6 +7,9 @@ struct PendingRecord: Sendable {
         case feedback
         case deadLetter
         case retry
+        /// A job checkpoint (``JobCheckpoint``): belongs to no ledger entry; a refusal is dropped
+        /// (the next checkpoint replaces it).
+        case progress
     }
 
     var kind: Kind
@@ -19,4 +22,7 @@ struct PendingRecord: Sendable {
     /// A body-less dead letter standing in for a record Kafka refused for good: if Kafka refuses
     /// this too, it is abandoned (``BodylessDeadLetter``).
     var isBodyless = false
+    /// The notifications (``PushNotification/index``) whose checkpoint waits for this record:
+    /// empty for a record of the whole job.
+    var tokenIndices: [Int32] = []
 }

@@ -56,17 +56,34 @@ extension WorkerCore {
     }
 
     private func open(_ job: Job, attempt: Int, record: DecodedRecord) {
-        let reference = openLedger(job, record: record)
+        let first = resumePoint(of: job, record: record)
+        let reference = openLedger(job, record: record, first: first)
         let unit = DispatchUnit(
             job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
             enqueuedAtMilliseconds: record.timestampMilliseconds)
-        scheduler.enqueue(unit, notifications: job.notificationCount, lane: record.lane)
+        scheduler.enqueue(unit, notifications: job.notificationCount, lane: record.lane, startingAt: first)
     }
 
-    /// Opens the job's ledger entry, its malformed tokens counted as records, and dead-letters
-    /// those tokens (whether the job is sent now or held for later).
-    private func openLedger(_ job: Job, record: DecodedRecord) -> JobReference {
-        let (action, generation) = ledger.opening(record.source, notifications: job.notificationCount, records: job.rejectedTokens.count)
+    /// Where a job of several tokens starts: after the done prefix its checkpoint recorded, when
+    /// the checkpoint names this very job (its offset and id); else at its first notification.
+    private func resumePoint(of job: Job, record: DecodedRecord) -> Int {
+        guard job.notificationCount > 1, let checkpoint = checkpoints.lookup(record.source.partitionKey),
+            checkpoint.offset == record.source.offset, checkpoint.jobID == job.id
+        else { return 0 }
+        let first = min(checkpoint.done, job.notificationCount)
+        statistics.resumedFromCheckpoint += first
+        metrics.resumedFromCheckpoint.increment(by: first)
+        return first
+    }
+
+    /// Opens the job's ledger entry (from notification `first` on), its malformed tokens counted
+    /// as records, and dead-letters those tokens (whether the job is sent now or held for later).
+    private func openLedger(_ job: Job, record: DecodedRecord, first: Int = 0) -> JobReference {
+        let count = job.notificationCount
+        // Only jobs of several tokens keep a checkpoint: a per-user push has nothing to resume.
+        let progress = count > 1 ? TokenProgress(jobID: job.id, count: count, first: first) : nil
+        let (action, generation) = ledger.opening(
+            record.source, notifications: count - first, records: job.rejectedTokens.count, progress: progress)
         ledgerAction(action)
         let reference = job.reference(source: record.source, ledgerGeneration: generation)
         if !job.rejectedTokens.isEmpty {

@@ -30,7 +30,7 @@ extension WorkerCore {
             let elapsed = UTCTimestamp.now().millisecondsSince1970 - enqueued
             metrics.latency(lane: item.metricsLane, nanoseconds: max(0, elapsed) * 1_000_000)
         }
-        ledgerAction(ledger.notificationFinished(shared.job.source, generation: shared.job.ledgerGeneration))
+        ledgerAction(ledger.notificationFinished(shared.job.source, generation: shared.job.ledgerGeneration, index: item.notification.index))
     }
 
     /// Executes the classifier's decision (Apple's retry matrix) for one notification.
@@ -44,7 +44,9 @@ extension WorkerCore {
             if let feedback {
                 statistics.invalidTokens += 1
                 metrics.notification(app: feedback.app, outcome: "invalid_token", reason: feedback.reason.metricLabel)
-                publish(PendingRecord(kind: .feedback, topic: configuration.topics.feedback, record: feedback.record(), source: notification.job.source, generation: notification.job.ledgerGeneration))
+                publish(PendingRecord(
+                    kind: .feedback, topic: configuration.topics.feedback, record: feedback.record(), source: notification.job.source,
+                    generation: notification.job.ledgerGeneration, tokenIndices: [notification.index]))
                 metrics.feedbackEvent(app: feedback.app, reason: feedback.reason.metricLabel)
                 records += 1
             }
@@ -52,10 +54,12 @@ extension WorkerCore {
                 statistics.deadLettered += 1
                 metrics.notification(app: notification.job.app, outcome: "dead_lettered", reason: deadLetter.metricLabel)
                 let record = DeadLetterRecord.failedNotification(notification, reason: deadLetter, at: .now())
-                publishDeadLetter(record, source: notification.job.source, generation: notification.job.ledgerGeneration, countsNotification: false)
+                publishDeadLetter(
+                    record, source: notification.job.source, generation: notification.job.ledgerGeneration, countsNotification: false,
+                    tokenIndices: [notification.index])
                 records += 1
             }
-            notificationFinished(notification.job, records: records)
+            notificationFinished(notification, records: records)
         case .retry(let reason):
             switch retries.schedule(notification, reason: reason, now: clock.now) {
             case .held(_, let rearm):

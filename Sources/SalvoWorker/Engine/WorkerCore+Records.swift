@@ -15,13 +15,17 @@ extension WorkerCore {
 
     /// `countsNotification`: a rejected token, which is a notification finished by its dead letter
     /// only in the sense that the ledger opened the job with the record already counted.
-    func publishDeadLetter(_ record: DeadLetterRecord, source: SourcePosition, generation: JobLedger.Generation, countsNotification: Bool) {
+    func publishDeadLetter(
+        _ record: DeadLetterRecord, source: SourcePosition, generation: JobLedger.Generation, countsNotification: Bool, tokenIndices: [Int32] = []
+    ) {
         if countsNotification {
             statistics.deadLettered += 1
             metrics.notification(app: record.app ?? "", outcome: "dead_lettered", reason: record.reason.metricLabel)
         }
         metrics.deadLetter(reason: record.reason.metricLabel)
-        publish(PendingRecord(kind: .deadLetter, topic: configuration.topics.deadLetter, record: record.record(), source: source, generation: generation))
+        publish(PendingRecord(
+            kind: .deadLetter, topic: configuration.topics.deadLetter, record: record.record(), source: source, generation: generation,
+            tokenIndices: tokenIndices))
     }
 
     /// Writes notifications the worker cannot hold (memory bound, too far ahead, or shutdown) to
@@ -31,11 +35,15 @@ extension WorkerCore {
         let dueAt = UTCTimestamp(millisecondsSince1970: UTCTimestamp.now().millisecondsSince1970 + max(0, clock.now.duration(to: batch.due).nanoseconds / 1_000_000))
         for record in RetryRecord.grouping(batch.notifications, dueAt: dueAt) {
             let job = record.job
-            publish(PendingRecord(kind: .retry, topic: configuration.topics.retry, record: record.record(), source: job.source, generation: job.ledgerGeneration))
+            publish(PendingRecord(
+                kind: .retry, topic: configuration.topics.retry, record: record.record(), source: job.source, generation: job.ledgerGeneration,
+                tokenIndices: record.tokenIndices))
             statistics.handedOff += record.tokens.count
             metrics.notification(app: record.job.app, outcome: "retry_handed_off", reason: "", count: record.tokens.count)
-            for index in record.tokens.indices {
-                notificationFinished(job, records: index == 0 ? 1 : 0)
+            // The record counts once for the job, and once for each of its tokens' checkpoint.
+            for (position, index) in record.tokenIndices.enumerated() {
+                ledgerAction(ledger.notificationFinished(
+                    job.source, generation: job.ledgerGeneration, records: position == 0 ? 1 : 0, index: index, tokenRecords: 1))
             }
         }
     }
@@ -45,12 +53,24 @@ extension WorkerCore {
     /// a permanent one (too large, not authorized) is replaced by a body-less dead letter, and if
     /// that is refused for good too, the record is abandoned so the partition moves on.
     func recordDelivered(_ pending: PendingRecord, _ result: Result<KafkaDeliveryReport, KafkaError>) {
+        if pending.kind == .progress {
+            // No job waits for a checkpoint; a lost one costs duplicates after a crash, and the
+            // next one replaces it.
+            pendingRecords -= 1
+            if case .failure(let error) = result {
+                writtenCheckpoints = [:]
+                warnRepeated("checkpoint not written", key: "checkpoint-refused", metadata: ["error": "\(error)"])
+            }
+            checkDrainProgress()
+            return
+        }
         switch result {
         case .success:
             switch pending.kind {
             case .feedback: statistics.feedbackAcknowledged += 1
             case .deadLetter: statistics.deadLettersAcknowledged += 1
             case .retry: statistics.retryRecordsAcknowledged += 1
+            case .progress: break
             }
             recordSettled(pending)
         case .failure(let error):
@@ -102,7 +122,7 @@ extension WorkerCore {
     /// and intake paused on a full records queue resumes once it is half empty.
     private func recordSettled(_ pending: PendingRecord) {
         pendingRecords -= 1
-        ledgerAction(ledger.recordAcknowledged(pending.source, generation: pending.generation))
+        ledgerAction(ledger.recordAcknowledged(pending.source, generation: pending.generation, indices: pending.tokenIndices))
         if !recordWaiters.isEmpty, pendingRecords <= Self.maximumPendingRecords / 2 {
             resumeRecordWaiters()
             schedulePump()

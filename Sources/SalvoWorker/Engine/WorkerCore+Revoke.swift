@@ -32,6 +32,8 @@ extension WorkerCore {
     func revoked(_ partitions: Set<SourcePosition.Partition>) {
         guard !partitions.isEmpty else { return }
         stopWork(of: partitions, .abandon)
+        // Lost without a barrier, jobs may be partly sent: record how far, for the next owner.
+        writeCheckpoints(of: partitions)
         let unsettled = ledger.unsettledCount { partitions.contains($0.partitionKey) }
         if unsettled > 0 {
             statistics.unsettledOnRevoke += unsettled

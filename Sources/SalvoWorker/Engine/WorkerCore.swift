@@ -90,6 +90,10 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     /// Repeated warnings (records Kafka refuses) are logged once per kind, then summarised.
     var warnings = LogThrottle<C>()
 
+    let checkpoints: CheckpointAccess
+    /// The checkpoint last written per partition, and when checkpoints were last written.
+    var writtenCheckpoints: [SourcePosition.Partition: JobCheckpoint] = [:]
+    var checkpointsWrittenAt: C.Instant
     /// Partitions whose revoke began (``revoking(_:done:)``) and has not finished.
     /// Closed while commits fail and too much completed work is uncommitted.
     var commitGate: CommitGate
@@ -123,8 +127,10 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         publisher: @escaping @Sendable (PendingRecord) -> Void,
         markDone: @escaping @Sendable (SourcePosition) -> Void,
         sharedStatistics: @escaping @Sendable (WorkerStatistics) -> Void,
+        checkpoints: CheckpointAccess = .none,
         logger: Logger
     ) throws(SalvoWorkerError) {
+        self.checkpoints = checkpoints
         self.eventLoop = eventLoop
         self.clock = clock
         self.configuration = configuration
@@ -136,6 +142,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         for (name, app) in configuration.apps { limits[name] = app.rateLimit }
         self.appLimiter = try AppRateLimiter(configuration: AppRateLimiter.Configuration(limits: limits))
         let now = clock.now
+        self.checkpointsWrittenAt = now
         self.deviceLimiter = try configuration.deviceRateLimit.map { limit throws(SalvoWorkerError) in
             try DeviceRateLimiter(configuration: DeviceRateLimiter.Configuration(limit: limit), now: now)
         }
@@ -183,6 +190,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
             guard self.statisticsTask != nil else { return }
             self.publishStatistics()
             self.checkCommitsOverdue()
+            self.writeCheckpointsIfDue()
             for summary in self.warnings.dueSummaries(now: self.clock.now) { self.logger.log(summary) }
             self.scheduleStatistics()
         }
@@ -191,8 +199,9 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     // MARK: Ledger
 
     /// A notification of `job` is terminal; `records` records it caused were enqueued.
-    func notificationFinished(_ job: JobReference, records: Int = 0) {
-        ledgerAction(ledger.notificationFinished(job.source, generation: job.ledgerGeneration, records: records))
+    func notificationFinished(_ notification: PushNotification, records: Int = 0) {
+        let job = notification.job
+        ledgerAction(ledger.notificationFinished(job.source, generation: job.ledgerGeneration, records: records, index: notification.index))
     }
 
     func ledgerAction(_ action: JobLedger.Action) {

@@ -85,6 +85,8 @@ public final class WorkerEngine: Service, Sendable {
         producerConfiguration.properties = configuration.kafkaProducerProperties
         let kafkaMetrics = WorkerKafkaMetrics(topics: configuration.topics)
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger, observer: kafkaMetrics.producerObserver)
+        // Read before the consumers join: a partition resumed after a crash finds its checkpoint.
+        let (checkpointFollower, checkpoints) = await startCheckpoints()
         // The consumers exist before the core (whose `markDone` calls them); their revoke barrier
         // and commit reports reach the core through this once it is made.
         let coreBox = CoreBox()
@@ -105,7 +107,7 @@ public final class WorkerEngine: Service, Sendable {
         let (records, publisher) = AsyncStream.makeStream(of: PendingRecord.self)
         let core: NIOLoopBound<WorkerCore<ContinuousClock>>
         do {
-            core = try await makeCore(consumers: consumers, pools: pools, publisher: publisher)
+            core = try await makeCore(consumers: consumers, pools: pools, publisher: publisher, checkpoints: checkpoints)
             coreBox.set(core)
         } catch {
             await Self.close(consumers, producer: producer, pools: pools, logger: logger)
@@ -144,12 +146,40 @@ public final class WorkerEngine: Service, Sendable {
                 publisher: publisher, publisherTask: publisherTask, producer: producer, pools: pools,
                 publishReadiness: publishReadiness)
             for watcher in watchers { await watcher.value }
+            await checkpointFollower?.close()
         }
         await drain.value
         if let error = signal.error { throw error }
     }
 
     // MARK: Start
+
+    /// Follows the progress topic for job checkpoints. Without the topic (or a broker that cannot
+    /// be read in time) the worker runs without checkpoints, as before them, and says so: it then
+    /// re-sends a partly sent job whole after a crash.
+    private func startCheckpoints() async -> (CheckpointFollower?, CheckpointAccess) {
+        let groups = [configuration.groupID, configuration.groupID + ".priority"]
+        let priorityTopic = configuration.topics.priority
+        do {
+            let follower = try CheckpointFollower(
+                topic: configuration.topics.progress, groups: Set(groups), client: configuration.kafka, logger: logger)
+            do {
+                try await follower.start(timeout: .seconds(15))
+            } catch {
+                await follower.close()
+                throw error
+            }
+            let access = CheckpointAccess(
+                lookup: { follower.checkpoint(for: $0) }, topic: configuration.topics.progress,
+                group: { $0.topic == priorityTopic ? groups[1] : groups[0] })
+            return (follower, access)
+        } catch {
+            logger.warning(
+                "job checkpoints off: a crash re-sends partly sent jobs whole (salvo topics create makes the topic)",
+                metadata: ["topic": "\(configuration.topics.progress)", "error": "\(error)"])
+            return (nil, .none)
+        }
+    }
 
     private func makeConsumers(_ coreBox: CoreBox) throws(KafkaError) -> Consumers {
         let closeTimeout = min(.seconds(30), configuration.drainDeadline / 5)
@@ -221,7 +251,8 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     private func makeCore(
-        consumers: Consumers, pools: [WorkerPoolKey: APNsConnectionPool], publisher: AsyncStream<PendingRecord>.Continuation
+        consumers: Consumers, pools: [WorkerPoolKey: APNsConnectionPool], publisher: AsyncStream<PendingRecord>.Continuation,
+        checkpoints: CheckpointAccess
     ) async throws -> NIOLoopBound<WorkerCore<ContinuousClock>> {
         let priorityTopic = configuration.topics.priority
         let markDone: @Sendable (SourcePosition) -> Void = { source in
@@ -239,7 +270,7 @@ public final class WorkerEngine: Service, Sendable {
             let core = try WorkerCore(
                 configuration: configuration, pools: pools.mapValues { $0 }, clock: ContinuousClock(), eventLoop: loop,
                 publisher: { publisher.yield($0) }, markDone: markDone,
-                sharedStatistics: publish, logger: logger)
+                sharedStatistics: publish, checkpoints: checkpoints, logger: logger)
             core.start()
             core.metrics.startAtZero(apps: Array(configuration.apps.keys))
             return NIOLoopBound(core, eventLoop: loop)

@@ -41,6 +41,8 @@ final class WorkerMetrics {
     let droppedOnRevoke = Counter(label: "salvo_revoke_dropped_notifications_total")
     /// Jobs of revoked partitions given up with work in flight (the next owner may send it again).
     let unsettledOnRevoke = Counter(label: "salvo_revoke_unsettled_jobs_total")
+    /// Notifications a job's checkpoint let a new owner skip.
+    let resumedFromCheckpoint = Counter(label: "salvo_checkpoint_skipped_notifications_total")
     private var poolHealth: [WorkerPoolKey: Gauge] = [:]
     private var abandoned: [String: Counter] = [:]
     private var withoutBody: [String: Counter] = [:]

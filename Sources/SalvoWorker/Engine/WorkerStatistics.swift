@@ -52,6 +52,11 @@ public struct WorkerStatistics: Sendable, Hashable {
     /// Unsent notifications of begun jobs (and held, delayed, parked or replay work) of partitions
     /// being revoked, handed to the retry topic so their jobs commit before the partitions move.
     public var handedOffOnRevoke = 0
+    /// Notifications skipped because a job's checkpoint recorded them done (a job read again
+    /// after a crash or a lost assignment).
+    public var resumedFromCheckpoint = 0
+    /// Job checkpoints handed to the producer.
+    public var checkpointsWritten = 0
     /// Times the worker stopped taking new work because commits failed with too much completed
     /// work uncommitted (``WorkerConfiguration/maximumUncommittedNotifications``).
     public var commitGateClosures = 0

@@ -95,6 +95,7 @@ public final class Job: Sendable {
     /// the job's other notifications.
     public func notification(at index: Int, shared: PushNotification.Shared, attempt: Int = 1) -> PushNotification {
         let token = tokens[index]
-        return PushNotification(shared: shared, token: token, ownPayload: splicedPayload(for: token), attempt: attempt)
+        return PushNotification(
+            shared: shared, token: token, ownPayload: splicedPayload(for: token), index: Int32(truncatingIfNeeded: index), attempt: attempt)
     }
 }

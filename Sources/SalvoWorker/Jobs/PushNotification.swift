@@ -34,6 +34,9 @@ public struct PushNotification: Sendable, Equatable {
     /// This token's payload when it differs from the job's (a spliced badge).
     private let ownPayload: ByteBuffer?
     public let apnsID: APNsID
+    /// The token's position among its job's (or retry record's) notifications: what the job's
+    /// checkpoint counts (``JobLedger``). 0 for a notification made on its own.
+    public let index: Int32
     /// Which attempt the next send is: 1 for the first; retries after an APNs answer or a backoff
     /// increase it (``retried()``). Bounded by the classifier's maximum, then dead-lettered.
     public private(set) var attempt: Int
@@ -61,9 +64,13 @@ public struct PushNotification: Sendable, Equatable {
     }
 
     /// A notification of a job whose part is already built. `ownPayload`: nil for the job's payload.
-    public init(shared: Shared, token: DeviceToken, ownPayload: ByteBuffer? = nil, apnsID: APNsID? = nil, attempt: Int = 1, replays: Int = 0) {
+    public init(
+        shared: Shared, token: DeviceToken, ownPayload: ByteBuffer? = nil, apnsID: APNsID? = nil, index: Int32 = 0, attempt: Int = 1,
+        replays: Int = 0
+    ) {
         self.shared = shared
         self.token = token
+        self.index = index
         self.ownPayload = ownPayload
         self.apnsID = apnsID ?? shared.apnsIDs.id(for: token)
         self.attempt = attempt

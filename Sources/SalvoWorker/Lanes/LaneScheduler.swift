@@ -42,13 +42,13 @@ public struct LaneScheduler<Work: Sendable>: Sendable {
         self.configuration = configuration
     }
 
-    /// Queues `notifications` notifications of `work` (indexes 0..<notifications) on `lane`.
-    /// Work with no notifications is not queued.
-    public mutating func enqueue(_ work: Work, notifications: Int, lane: Lane) {
-        guard notifications > 0 else { return }
+    /// Queues notifications `first..<notifications` of `work` on `lane` (`first` > 0: a job
+    /// resumed from a checkpoint). Work with nothing left is not queued.
+    public mutating func enqueue(_ work: Work, notifications: Int, lane: Lane, startingAt first: Int = 0) {
+        guard notifications > first, first >= 0 else { return }
         modify(lane) { queue in
-            queue.entries.append(Entry(work: work, next: 0, count: notifications))
-            queue.notifications += notifications
+            queue.entries.append(Entry(work: work, next: first, count: notifications))
+            queue.notifications += notifications - first
         }
     }
 

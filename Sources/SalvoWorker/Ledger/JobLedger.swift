@@ -38,6 +38,8 @@ public struct JobLedger: Sendable {
         public var notifications: Int
         /// Notifications the job opened with.
         public var total: Int
+        /// The done prefix of a job of several tokens (nil for one token: nothing to resume).
+        public var progress: TokenProgress?
         public var recordsEnqueued: Int
         public var recordsAcknowledged: Int
         /// Notifications dropped unsent (their partition is being revoked): the job never
@@ -93,13 +95,16 @@ public struct JobLedger: Sendable {
 
     /// ``open(_:notifications:records:)``, also returning the generation the job's events must
     /// carry (0 when the job completed at once), so the caller needs no second lookup.
+    ///
+    /// `progress`: the job's token progress when its checkpoint is kept (a job of several tokens;
+    /// `notifications` is then what is left after the prefix a checkpoint skipped).
     public mutating func opening(
-        _ job: SourcePosition, notifications: Int, records: Int = 0
+        _ job: SourcePosition, notifications: Int, records: Int = 0, progress: TokenProgress? = nil
     ) -> (action: Action, generation: Generation) {
         precondition(notifications >= 0 && records >= 0, "counts are never negative")
         let outstanding = Outstanding(
             generation: nextGeneration, partition: job.partition, offset: job.offset, notifications: notifications,
-            total: notifications, recordsEnqueued: records, recordsAcknowledged: 0)
+            total: notifications, progress: progress, recordsEnqueued: records, recordsAcknowledged: 0)
         nextGeneration += 1
         if outstanding.isDone {
             precondition(generations[job] == nil, "job \(job) is already open")
@@ -116,12 +121,19 @@ public struct JobLedger: Sendable {
     /// A notification of `job` reached a terminal state; `records` records it caused were enqueued
     /// for Kafka (0 when accepted by APNs; its feedback event and/or dead letter when rejected; 1
     /// when handed to the retry topic).
-    public mutating func notificationFinished(_ job: SourcePosition, generation: Generation, records: Int = 0) -> Action {
+    /// `index`: the notification's ``PushNotification/index``, for the job's checkpoint;
+    /// `tokenRecords`: how many of `records` wait for their acknowledgement before it is done
+    /// there (a hand-off record covering several tokens counts once in `records` and once per
+    /// token here).
+    public mutating func notificationFinished(
+        _ job: SourcePosition, generation: Generation, records: Int = 0, index: Int32 = 0, tokenRecords: Int? = nil
+    ) -> Action {
         update(job, generation) { outstanding in
             precondition(outstanding.notifications > 0, "job \(job) finished more notifications than it has")
             precondition(records >= 0, "counts are never negative")
             outstanding.notifications -= 1
             outstanding.recordsEnqueued += records
+            outstanding.progress?.finished(index, records: tokenRecords ?? records)
         }
     }
 
@@ -156,9 +168,31 @@ public struct JobLedger: Sendable {
         return count
     }
 
-    /// Kafka acknowledged one record of `job`.
-    public mutating func recordAcknowledged(_ job: SourcePosition, generation: Generation) -> Action {
-        update(job, generation) { $0.recordsAcknowledged += 1 }
+    /// Kafka acknowledged one record of `job`, caused by the notifications at `indices` (none for
+    /// a record of the whole job).
+    public mutating func recordAcknowledged(_ job: SourcePosition, generation: Generation, indices: [Int32] = []) -> Action {
+        update(job, generation) { outstanding in
+            outstanding.recordsAcknowledged += 1
+            for index in indices { outstanding.progress?.recordAcknowledged(index) }
+        }
+    }
+
+    /// The checkpoint of each partition's lowest open job in the partitions `isSelected` picks,
+    /// when that job keeps one and its done prefix is past where it started: what a new owner of
+    /// the partition may skip. Walks every open job: called once per commit interval.
+    func checkpoints(where isSelected: (SourcePosition.Partition) -> Bool = { _ in true }) -> [JobCheckpoint] {
+        var lowest: [SourcePosition.Partition: (offset: Int64, generation: Generation)] = [:]
+        for (job, generation) in generations {
+            let partition = job.partitionKey
+            guard isSelected(partition) else { continue }
+            if let known = lowest[partition], known.offset < job.offset { continue }
+            lowest[partition] = (job.offset, generation)
+        }
+        return lowest.compactMap { partition, entry in
+            guard let progress = jobs[entry.generation]?.progress, progress.prefix > 0 else { return nil }
+            return JobCheckpoint(
+                topic: partition.topic, partition: partition.partition, offset: entry.offset, jobID: progress.jobID, done: progress.prefix)
+        }
     }
 
     /// Forgets jobs that are no longer this worker's (partitions revoked in a rebalance); their

@@ -18,6 +18,7 @@ public enum WorkerMetricCatalog {
         "salvo_notifications_parked": "Notifications held because their APNs pool is unhealthy; they use up no attempt.",
         "salvo_apns_pool_healthy": "1 while the APNs pool (app/environment) is healthy, 0 while it is unhealthy or probing.",
         "salvo_dead_letters_without_body_total": "Records Kafka refused for good, replaced by a body-less dead letter, by refused topic.",
+        "salvo_checkpoint_skipped_notifications_total": "Notifications skipped because a job's checkpoint recorded them done (a job read again after a crash).",
         "salvo_commit_gate_closed": "1 while offset commits fail and too much completed work is uncommitted: no new work is taken.",
         "salvo_revoke_dropped_notifications_total": "Notifications of revoked partitions dropped unsent; their next owner sends them.",
         "salvo_revoke_unsettled_jobs_total": "Jobs of revoked partitions given up with work still in flight; their next owner may send it again.",

@@ -56,6 +56,7 @@ extension PendingRecord.Kind {
         case .feedback: "feedback"
         case .deadLetter: "dead_letter"
         case .retry: "retry"
+        case .progress: "progress"
         }
     }
 }

@@ -16,6 +16,8 @@ public struct RetryRecord: Sendable, Equatable {
     public var attempt: Int
     /// Not to be sent before this time.
     public var dueAt: UTCTimestamp
+    /// The tokens' ``PushNotification/index`` in their job, for its checkpoint (not written).
+    var tokenIndices: [Int32] = []
 
     public init(job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer, tokens: [DeviceToken], attempt: Int, dueAt: UTCTimestamp) {
         self.job = job
@@ -24,6 +26,12 @@ public struct RetryRecord: Sendable, Equatable {
         self.tokens = tokens
         self.attempt = attempt
         self.dueAt = dueAt
+    }
+
+    /// Equal when they write the same record (the checkpoint's indexes are not written).
+    public static func == (lhs: RetryRecord, rhs: RetryRecord) -> Bool {
+        lhs.job == rhs.job && lhs.headers == rhs.headers && lhs.payload == rhs.payload && lhs.tokens == rhs.tokens
+            && lhs.attempt == rhs.attempt && lhs.dueAt == rhs.dueAt
     }
 
     private struct GroupKey: Hashable {
@@ -42,6 +50,7 @@ public struct RetryRecord: Sendable, Equatable {
             let key = GroupKey(job: notification.job, headers: notification.headers, payload: notification.payload, attempt: notification.attempt)
             if let position = positions[key] {
                 records[position].tokens.append(notification.token)
+                records[position].tokenIndices.append(notification.index)
             } else {
                 positions[key] = records.count
                 records.append(RetryRecord(
@@ -52,6 +61,7 @@ public struct RetryRecord: Sendable, Equatable {
                     attempt: notification.attempt,
                     dueAt: dueAt
                 ))
+                records[records.count - 1].tokenIndices = [notification.index]
             }
         }
         return records

@@ -7,7 +7,7 @@ import SalvoKafka
 struct TopicsCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create salvo.jobs, salvo.jobs.priority, salvo.feedback, salvo.retry, salvo.dlq, salvo.outcomes, and the compacted salvo.control and salvo.campaigns.",
+        abstract: "Create salvo.jobs, salvo.jobs.priority, salvo.feedback, salvo.retry, salvo.dlq, salvo.outcomes, and the compacted salvo.control, salvo.campaigns and salvo.progress.",
         discussion: """
             Names are <prefix>.<role>; override single ones with --topic role=name \
             (roles: \(Role.allCases.map(\.rawValue).joined(separator: ", "))). Existing topics are \
@@ -17,7 +17,7 @@ struct TopicsCreateCommand: AsyncParsableCommand {
 
     /// The topics of the contract, in the order they are created and listed.
     enum Role: String, CaseIterable {
-        case jobs, priority, feedback, retry, dlq, outcomes, control, campaigns
+        case jobs, priority, feedback, retry, dlq, outcomes, control, campaigns, progress
 
         var suffix: String {
             switch self {
@@ -29,13 +29,15 @@ struct TopicsCreateCommand: AsyncParsableCommand {
             case .outcomes: "outcomes"
             case .control: "control"
             case .campaigns: "campaigns"
+            case .progress: "progress"
             }
         }
 
-        /// Campaign control and progress keep the latest record per key (docs/campaigns.md).
+        /// Campaign control and progress (docs/campaigns.md) and job checkpoints (docs/jobs.md)
+        /// keep the latest record per key.
         var configs: [String: String] {
             switch self {
-            case .control, .campaigns: ["cleanup.policy": "compact"]
+            case .control, .campaigns, .progress: ["cleanup.policy": "compact"]
             case .jobs, .priority, .feedback, .retry, .dlq, .outcomes: [:]
             }
         }

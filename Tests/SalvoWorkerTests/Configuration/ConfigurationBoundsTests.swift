@@ -185,7 +185,7 @@ struct ConfigurationBoundsTests {
         let numeric = Set(Self.keys.map { String($0.path.split(separator: ".").last ?? "") })
         let notNumeric: Set<String> = [
             "kafka", "brokers", "client_id", "assignment_strategy", "properties", "consumer_properties", "producer_properties", "group_id", "topics",
-            "jobs", "priority", "retry", "feedback", "dead_letter", "outcomes", "apps", "bundle_id", "credential", "token",
+            "jobs", "priority", "retry", "feedback", "dead_letter", "outcomes", "control", "campaigns", "progress", "apps", "bundle_id", "credential", "token",
             "key_file", "key_id", "team_id", "certificate", "pkcs12_file", "certificate_file", "password_env", "password_file",
             "environments", "host", "behaves_as", "ca_file", "h2c", "allow_plaintext", "tls_server_name", "default_environment", "pool", "rate_limit",
             "lanes", "backoff", "too_many_requests", "dlq_invalid_tokens", "health", "device_rate_limit", "limits", "operations",

@@ -55,7 +55,7 @@ final class CoreHarness {
 
     /// `window`: the pool's stream credit is `connections × streams`; the window adds 64, or the
     /// credit again when it is smaller.
-    init(streams: Int = 100, configure: (inout WorkerConfiguration) -> Void = { _ in }) throws {
+    init(streams: Int = 100, checkpoints: CheckpointAccess = .none, configure: (inout WorkerConfiguration) -> Void = { _ in }) throws {
         var poolConfiguration = APNsConnectionPool.Configuration()
         poolConfiguration.connectionCount = 1
         poolConfiguration.maximumStreamsPerConnection = streams
@@ -74,7 +74,8 @@ final class CoreHarness {
         core = try WorkerCore(
             configuration: configuration, pools: [WorkerPoolKey(app: "news", environment: .production): pool], clock: clock,
             eventLoop: loop, publisher: { record in sink.published.withLock { $0.append(record) } },
-            markDone: { source in sink.done.withLock { $0.append(source) } }, sharedStatistics: { _ in }, logger: Logger(label: "test"))
+            markDone: { source in sink.done.withLock { $0.append(source) } }, sharedStatistics: { _ in }, checkpoints: checkpoints,
+            logger: Logger(label: "test"))
     }
 
     var statistics: WorkerStatistics {

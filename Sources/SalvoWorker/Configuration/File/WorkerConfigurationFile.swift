@@ -101,11 +101,12 @@ struct WorkerConfigurationFile: Decodable, Sendable {
     struct Topics: Decodable, Sendable {
         var jobs, priority, retry, feedback, deadLetter: String?
         var outcomes: String?
+        var control, campaigns, progress: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case jobs, priority, retry, feedback
             case deadLetter = "dead_letter"
-            case outcomes
+            case outcomes, control, campaigns, progress
         }
 
         init(from decoder: any Decoder) throws {
@@ -116,6 +117,9 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             feedback = try container.decodeIfPresent(String.self, forKey: .feedback)
             deadLetter = try container.decodeIfPresent(String.self, forKey: .deadLetter)
             outcomes = try container.decodeIfPresent(String.self, forKey: .outcomes)
+            control = try container.decodeIfPresent(String.self, forKey: .control)
+            campaigns = try container.decodeIfPresent(String.self, forKey: .campaigns)
+            progress = try container.decodeIfPresent(String.self, forKey: .progress)
         }
     }
 

@@ -1,0 +1,80 @@
+import Logging
+import SalvoKafka
+import Synchronization
+
+/// Keeps the latest ``JobCheckpoint`` of every partition of this worker's consumer groups: reads
+/// the progress topic from the beginning at start, then follows it live, so a partition that
+/// moves here (a rebalance, a restart) finds how far its previous owner got with its lowest open
+/// job. Every worker reads the whole topic; it holds one record per group and partition.
+final class CheckpointFollower: Sendable {
+    private struct Shared {
+        var checkpoints: [SourcePosition.Partition: JobCheckpoint] = [:]
+        var isCaughtUp = false
+    }
+
+    let topic: String
+    private let groups: Set<String>
+    private let shared = Mutex(Shared())
+    private let reader = Mutex<KafkaTopicReader?>(nil)
+    private let logger: Logger
+
+    /// `groups`: the consumer groups whose checkpoints count (the worker's two lane groups).
+    init(topic: String, groups: Set<String>, client: KafkaClientConfiguration, logger: Logger) throws(KafkaError) {
+        self.topic = topic
+        self.groups = groups
+        self.logger = logger
+        var readerClient = client
+        readerClient.clientID = client.clientID + "-progress"
+        let reader = try KafkaTopicReader(topic: topic, client: readerClient, logger: logger) { [weak self] event in
+            self?.handle(event)
+        }
+        self.reader.withLock { $0 = reader }
+    }
+
+    /// Starts reading and waits (at most `timeout`) until the topic was read to the end it had.
+    /// Throws `.unknownTopic` when the topic is missing, `.timedOut` when the end was not reached.
+    func start(timeout: Duration) async throws(KafkaError) {
+        guard let reader = reader.withLock({ $0 }) else { throw KafkaError(code: .shutdown, message: "the checkpoint follower is closed") }
+        try await reader.start(timeout: timeout)
+        let started = ContinuousClock.now
+        // Polled: this runs once, at start.
+        while !shared.withLock({ $0.isCaughtUp }) {
+            guard started.duration(to: .now) < timeout else {
+                throw KafkaError(code: .timedOut, message: "\(topic) was not read to its end within \(timeout)")
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The latest checkpoint recorded for `partition`.
+    func checkpoint(for partition: SourcePosition.Partition) -> JobCheckpoint? {
+        shared.withLock { $0.checkpoints[partition] }
+    }
+
+    func close() async {
+        let reader = reader.withLock { reader in
+            defer { reader = nil }
+            return reader
+        }
+        await reader?.close()
+    }
+
+    private func handle(_ event: KafkaTopicReaderEvent) {
+        switch event {
+        case .message(let message):
+            for group in groups {
+                guard let checkpoint = JobCheckpoint.decode(key: message.key, value: message.value, group: group) else { continue }
+                shared.withLock { $0.checkpoints[checkpoint.partitionKey] = checkpoint }
+                return
+            }
+        case .caughtUp:
+            let count = shared.withLock { shared in
+                shared.isCaughtUp = true
+                return shared.checkpoints.count
+            }
+            logger.info("job checkpoints read to their end", metadata: ["topic": "\(topic)", "partitions": "\(count)"])
+        case .error(let error):
+            logger.warning("reading the checkpoint topic failed", metadata: ["topic": "\(topic)", "error": "\(error)"])
+        }
+    }
+}
