@@ -23,6 +23,7 @@ import Testing
         configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: false))
         configuration.tokenKeys = [material.tokenKey]
         configuration.recordPath = record
+        configuration.broadcastHost = "127.0.0.1"
         var logger = Logger(label: "salvo.mock-apns.test")
         logger.logLevel = .error
         let server = try MockAPNsServer(configuration: configuration, logger: logger)
@@ -34,8 +35,10 @@ import Testing
         let app = WorkerApp(
             bundleID: "com.example.sports", credential: .token(try material.tokenCredential()),
             endpoints: [.production: .custom(host: "127.0.0.1", port: addresses.port, behavesAs: .production)], pool: pool)
+        let management = APNsEnvironment.custom(host: "127.0.0.1", port: addresses.broadcast!.port!, behavesAs: .production)
         let sender = try BroadcastSender(
-            apps: ["sports": app], eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            apps: ["sports": app], managementEndpoints: ["sports": [.production: management]],
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             tokenProviders: try APNsTokenProviderRegistry(clock: ContinuousClock()))
         let channel = try #require(server.channels.create(bundleID: "com.example.sports", environment: .production, storagePolicy: 0))
         let decoder = try JobDecoder(configuration: .init(apps: ["sports": app.profile]))
@@ -57,6 +60,21 @@ import Testing
             return
         }
         #expect(response.requestID == job.requestID.string, "the derived apns-request-id is echoed")
+        #expect(server.stats().channelRequests == 0, "expiration 0 needs no channel read")
+
+        // A stored expiration on this no-storage channel: one read, then refused before sending.
+        let stored = ByteBuffer(string: #"{"id":"goal-4","app":"sports","channel_id":"\#(channel)","expiration":1900000000,"payload":\#(payload)}"#)
+        guard case .success(.broadcast(let storedJob)) = decoder.decodeAny(stored) else { throw CancellationError() }
+        for _ in 0..<2 {
+            let refused = BroadcastOutcome.classify(await sender.send(storedJob), job: storedJob, message: stored, source: source, attempt: 1, at: now)
+            guard case .deadLetter(let letter, nil) = refused else {
+                Issue.record("\(refused)")
+                break
+            }
+            #expect(letter.reason.code == DeadLetterReason.invalidRequestCode)
+        }
+        #expect(server.stats().channelRequests == 1, "the policy is read once and remembered")
+        #expect(server.stats().broadcastsAccepted == 1)
 
         #expect(server.channels.delete(bundleID: "com.example.sports", environment: .production, channelID: channel))
         let second = BroadcastOutcome.classify(await sender.send(job), job: job, message: message, source: source, attempt: 1, at: now)
