@@ -79,6 +79,31 @@ public struct MockAPNsStats: Sendable, Hashable, Codable {
         case channelRequestsRejected = "channel_requests_rejected"
     }
 
+    /// Reads `/stats` of this version or of a mock from before the broadcast members (a staging
+    /// mock may lag the load generator): those members then read as zero and empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            scenario: try container.decode(String.self, forKey: .scenario),
+            accepted: try container.decode(Int.self, forKey: .accepted),
+            rejected: try container.decode([String: Int].self, forKey: .rejected),
+            rejectedTotal: try container.decode(Int.self, forKey: .rejectedTotal),
+            connectionsOpen: try container.decode(Int.self, forKey: .connectionsOpen),
+            connectionsTotal: try container.decode(Int.self, forKey: .connectionsTotal),
+            streamsTotal: try container.decode(Int.self, forKey: .streamsTotal),
+            streamsOpen: try container.decode(Int.self, forKey: .streamsOpen),
+            streamResets: try container.decode(Int.self, forKey: .streamResets),
+            unanswered: try container.decode(Int.self, forKey: .unanswered),
+            connectionResets: try container.decode(Int.self, forKey: .connectionResets),
+            goAwaysSent: try container.decode(Int.self, forKey: .goAwaysSent),
+            streamLimitDrops: try container.decode(Int.self, forKey: .streamLimitDrops),
+            broadcastsAccepted: try container.decodeIfPresent(Int.self, forKey: .broadcastsAccepted) ?? 0,
+            channels: try container.decodeIfPresent(Int.self, forKey: .channels) ?? 0,
+            channelsByApp: try container.decodeIfPresent([String: Int].self, forKey: .channelsByApp) ?? [:],
+            channelRequests: try container.decodeIfPresent(Int.self, forKey: .channelRequests) ?? 0,
+            channelRequestsRejected: try container.decodeIfPresent([String: Int].self, forKey: .channelRequestsRejected) ?? [:])
+    }
+
     /// The count for one reason (0 when none).
     public func rejected(_ reason: String) -> Int { self.rejected[reason] ?? 0 }
 }
