@@ -85,6 +85,10 @@ struct ChannelClientLiveTests {
             let sent = try await client.broadcast(broadcast, credential: credential, environment: push)
             #expect(sent.status == 200)
             #expect(sent.uniqueID != nil && sent.requestID != nil)
+            // After a GOAWAY the next broadcast goes out on a new connection.
+            await server.sendGoAway()
+            #expect(try await client.broadcast(broadcast, credential: credential, environment: push).status == 200)
+            #expect(server.stats().connectionsTotal == 2 && server.stats().goAwaysSent == 1)
 
             // The storage rule: checked before sending, and by the mock when sent anyway.
             let late = try APNsBroadcastRequest(
@@ -113,7 +117,7 @@ struct ChannelClientLiveTests {
             let gone = try await client.broadcast(broadcast, credential: credential, environment: push)
             #expect(gone.status == 400 && gone.reason == .channelNotRegistered)
             #expect(gone.reason?.producesChannelFeedback == true)
-            #expect(server.stats().broadcastsAccepted == 1)
+            #expect(server.stats().broadcastsAccepted == 2)
 
             // A certificate names its bundle; a token signed by an unknown key is refused.
             let certificate = APNsCredential.certificate(

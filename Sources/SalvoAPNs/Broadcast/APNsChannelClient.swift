@@ -110,7 +110,8 @@ public final class APNsChannelClient: Sendable {
         credential: APNsCredential, endpoint: APNsEnvironment
     ) async throws(APNsError) -> APNsChannelResponse {
         let pool = try self.pool(for: credential, endpoint: endpoint)
-        // One replay: after ExpiredProviderToken with a fresh token (Apple's retry matrix).
+        // One replay: after ExpiredProviderToken with a fresh token (Apple's retry matrix), or a
+        // request that never left a connection that was going away.
         for attempt in 0..<2 {
             let connection = try await pool.connection()
             var headers = HTTP2Headers()
@@ -126,7 +127,14 @@ public final class APNsChannelClient: Sendable {
             let request = HTTP2Request(
                 method: method, scheme: pool.scheme, authority: pool.authority, path: path, headers: headers,
                 body: ByteBuffer(bytes: body))
-            let answer = try await pool.send(request, on: connection)
+            let answer: HTTP2Response
+            do {
+                answer = try await pool.send(request, on: connection)
+            } catch where attempt == 0 && error.code == .notSent {
+                // The connection was going away (GOAWAY) before the request left: replaying it on
+                // a fresh connection is always safe.
+                continue
+            }
             let response = APNsChannelResponse(
                 status: answer.status, headers: answer.headers.map { ($0.name, $0.value) }, body: answer.body)
             if attempt == 0, response.status == 403, response.reason == .expiredProviderToken, let authorization,

@@ -70,14 +70,33 @@ final class APNsChannelPool: Sendable {
     }
 
     /// Sends one request and waits for the answer; transport failures are thrown as the device
-    /// pools classify them (`notSent`, `timedOut`, `connectionLost`).
+    /// pools classify them (`notSent`, `timedOut`, `connectionLost`). A connection that did not
+    /// send the request (GOAWAY received, closing) is let go, so the next request opens another.
     func send(_ request: HTTP2Request, on connection: APNsChannelConnection) async throws(APNsError) -> HTTP2Response {
+        let failure: APNsError
         do {
             return try await connection.send(request, timeout: TimeAmount(self.configuration.requestTimeout)).get()
         } catch let error as HTTP2Error {
-            throw APNsConnectionHandler.apnsError(error)
+            failure = APNsConnectionHandler.apnsError(error)
         } catch {
-            throw APNsError.connectionLost("\(error)")
+            failure = APNsError.connectionLost("\(error)")
+        }
+        if failure.code == .notSent || failure.code == .connectionLost { self.discard(connection) }
+        throw failure
+    }
+
+    /// Stops handing `connection` out and closes it once its other requests are answered
+    /// (HTTP/2 GOAWAY semantics on our side: closing now would fail them).
+    private func discard(_ connection: APNsChannelConnection) {
+        let discarded: Bool = self.state.withLock { state in
+            guard case .ready(let current) = state, current === connection else { return false }
+            state = .idle
+            return true
+        }
+        if discarded {
+            // Requests still in flight on it finish within the request timeout; then it goes.
+            let channel = connection.channel
+            channel.eventLoop.scheduleTask(in: TimeAmount(self.configuration.requestTimeout)) { channel.close(promise: nil) }
         }
     }
 
