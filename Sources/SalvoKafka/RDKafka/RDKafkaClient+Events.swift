@@ -66,7 +66,7 @@ extension RDKafkaClient {
     private func topicName(_ name: UnsafePointer<CChar>) -> String {
         let bytes = UnsafeRawBufferPointer(start: name, count: strlen(name))
         return topicNames.withLock { names in
-            if let known = names.first(where: { $0.utf8.elementsEqual(bytes) }) { return known }
+            if let known = names.first(where: { $0.utf8.count == bytes.count && $0.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 } ?? $0.utf8.elementsEqual(bytes) }) { return known }
             let created = String(decoding: bytes, as: UTF8.self)
             // Bounded: a pattern subscription could meet any number of topics.
             if names.count == 16 { names.removeFirst() }
