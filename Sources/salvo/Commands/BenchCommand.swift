@@ -12,6 +12,7 @@ struct BenchCommand: AsyncParsableCommand {
             BenchAPNsCommand.self,
             BenchWorkerCommand.self,
             BenchJobsCommand.self,
+            BenchLatencyCommand.self,
         ]
     )
 }

@@ -76,7 +76,7 @@ struct BenchWorkerStage {
 
     init(
         brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool, credential: Credential,
-        launch: BenchWorkerLaunch = .native
+        launch: BenchWorkerLaunch = .native, listeners: [any MockAPNsListener] = []
     ) async throws {
         self.brokers = brokers
         self.launch = launch
@@ -101,7 +101,7 @@ struct BenchWorkerStage {
         if latencyMilliseconds > 0 {
             configuration.scenario = try MockScenario.parse("latency: {distribution: fixed, fixed_ms: \(latencyMilliseconds)}")
         }
-        server = try MockAPNsServer(configuration: configuration, eventLoopGroup: mockGroup, logger: logger)
+        server = try MockAPNsServer(configuration: configuration, listeners: listeners, eventLoopGroup: mockGroup, logger: logger)
         port = try await server.start().port
         workerCPUs = pinning && CPUAffinity.onlineCPUs >= 2 ? 0...(CPUAffinity.onlineCPUs - 1) : nil
         pinSelf()
@@ -109,7 +109,7 @@ struct BenchWorkerStage {
 
     private static let topicSuffixes = ["jobs", "jobs.priority", "retry", "feedback", "dlq"]
 
-    private func createTopics(prefix: String) async throws {
+    func createTopics(prefix: String) async throws {
         let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
         let names = Self.topicSuffixes.map { "\(prefix).\($0)" }
         do {
@@ -122,7 +122,7 @@ struct BenchWorkerStage {
     }
 
     /// Best effort: the test broker keeps topics in memory.
-    private func deleteTopics(prefix: String) async {
+    func deleteTopics(prefix: String) async {
         guard let admin = try? KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger) else { return }
         try? await admin.deleteTopics(Self.topicSuffixes.map { "\(prefix).\($0)" })
         await admin.close()
@@ -185,7 +185,7 @@ struct BenchWorkerStage {
         CPUAffinity.pin(process: worker.processIdentifier, to: workerCPUs)
     }
 
-    private func waitForAccepted(_ target: Int, worker: Process, timeout: Duration) async throws {
+    func waitForAccepted(_ target: Int, worker: Process, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while server.stats().accepted < target {
             guard worker.isRunning else { throw CommandFailure("the worker exited (status \(worker.terminationStatus)) before the mock accepted \(target)") }
@@ -194,7 +194,7 @@ struct BenchWorkerStage {
         }
     }
 
-    private func produce(jobs: Int, tokensPerJob: Int, topic: String, runID: UInt32) async throws {
+    func produce(jobs: Int, tokensPerJob: Int, topic: String, runID: UInt32) async throws {
         let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: brokers)), logger: logger)
         let failures = Atomic<Int>(0)
         var counter: UInt64 = UInt64(runID) << 32
@@ -211,7 +211,7 @@ struct BenchWorkerStage {
     }
 
     /// A worker on the topics named `prefix.…`, in a group of the same name.
-    private func startWorker(prefix: String) throws -> Process {
+    func startWorker(prefix: String) throws -> Process {
         let yaml = """
             kafka:
               brokers: ["\(brokers)"]
