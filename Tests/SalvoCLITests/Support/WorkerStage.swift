@@ -43,7 +43,8 @@ final class WorkerStage: Sendable {
         let prefix = cluster.uniqueName("e2e")
         self.prefix = prefix
         groupID = "\(prefix)-workers"
-        cluster.adopt(["jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes"].map { "\(prefix).\($0)" })
+        cluster.adopt(
+            ["jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes", "control", "campaigns", "progress"].map { "\(prefix).\($0)" })
         let topics = try await CommandRunner.salvo([
             "topics", "create", "--brokers", cluster.brokers, "--prefix", prefix, "--partitions", String(partitions),
         ])
@@ -129,6 +130,9 @@ final class WorkerStage: Sendable {
               retry: \(retryTopic)
               feedback: \(feedbackTopic)
               dead_letter: \(deadLetterTopic)
+              control: \(prefix).control
+              campaigns: \(prefix).campaigns
+              progress: \(prefix).progress
             apps:
               \(Self.app):
                 bundle_id: \(Self.bundleID)

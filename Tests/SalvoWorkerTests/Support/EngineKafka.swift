@@ -26,9 +26,9 @@ final class EngineKafka: Sendable {
         let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         topics = WorkerTopics(
             jobs: "jobs-\(suffix)", priority: "priority-\(suffix)", retry: "retry-\(suffix)", feedback: "feedback-\(suffix)",
-            deadLetter: "dlq-\(suffix)")
+            deadLetter: "dlq-\(suffix)", progress: "progress-\(suffix)")
         groupID = "salvo-test-\(suffix)"
-        let layout = [(topics.jobs, partitions), (topics.priority, partitions), (topics.retry, 2), (topics.feedback, 2), (topics.deadLetter, 2)]
+        let layout = [(topics.jobs, partitions), (topics.priority, partitions), (topics.retry, 2), (topics.feedback, 2), (topics.deadLetter, 2), (topics.progress, 1)]
         if let configured = ProcessInfo.processInfo.environment["SALVO_TEST_BROKERS"], !configured.isEmpty {
             brokers = configured.split(separator: ",").map(String.init)
             embedded = nil
@@ -55,7 +55,7 @@ final class EngineKafka: Sendable {
 
     func cleanUp() async {
         if let admin {
-            try? await admin.deleteTopics(topics.all)
+            try? await admin.deleteTopics(topics.all + [topics.progress])
             await admin.close()
         }
         await embedded?.shutdown()

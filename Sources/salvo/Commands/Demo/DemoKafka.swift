@@ -28,12 +28,12 @@ final class DemoKafka: Sendable {
         let prefix = "salvo-demo-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
         workerTopics = WorkerTopics(
             jobs: "\(prefix).jobs", priority: "\(prefix).jobs.priority", retry: "\(prefix).retry",
-            feedback: "\(prefix).feedback", deadLetter: "\(prefix).dlq")
+            feedback: "\(prefix).feedback", deadLetter: "\(prefix).dlq", progress: "\(prefix).progress")
         self.logger = logger
         let layout = [
             (workerTopics.jobs, Self.jobPartitions), (workerTopics.priority, Self.jobPartitions),
             (workerTopics.retry, Self.outputPartitions), (workerTopics.feedback, Self.outputPartitions),
-            (workerTopics.deadLetter, Self.outputPartitions),
+            (workerTopics.deadLetter, Self.outputPartitions), (workerTopics.progress, 1),
         ]
         if let brokers {
             cluster = nil
@@ -101,7 +101,7 @@ final class DemoKafka: Sendable {
             return
         }
         do {
-            try await admin.deleteTopics(workerTopics.all)
+            try await admin.deleteTopics(workerTopics.all + [workerTopics.progress])
         } catch {
             logger.warning("cannot delete the demo topics: \(error)")
         }
