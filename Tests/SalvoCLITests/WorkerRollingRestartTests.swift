@@ -1,0 +1,84 @@
+import Foundation
+import SalvoMockAPNs
+import Testing
+
+/// Issue 18's fleet events: a rolling restart of three workers, and a retry held while later jobs
+/// complete, measured by the mock's record of every accepted notification (deterministic apns-ids
+/// make a re-send visible as a second acceptance of the same token).
+@Suite("salvo worker: duplicates of a rolling restart and a held retry", .serialized)
+struct WorkerRollingRestartTests {
+    @Test("rolling restart of 3 workers (6 partitions, a 60,000-token campaign and 3,000 per-user jobs): 0 lost, duplicates at most 1 %, every SIGTERM exits 0, none thrice")
+    func rollingRestart() async throws {
+        try await withWorkerStage(scenarioYAML: "name: e2e-rolling\n", partitions: 6) { stage in
+            var fixture = CampaignFixture(seed: 183)
+            fixture.addCampaign(id: "rolling", jobs: 12, tokensPerJob: 5_000, app: WorkerStage.app, fate: MockTokenFate())
+            fixture.addPerUser(id: "user", count: 3_000, app: WorkerStage.app, fate: MockTokenFate())
+            try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
+            try await stage.enqueue(fixture.perUserLines, to: stage.priorityTopic)
+            // 1,000 a second per worker: the campaign lasts about 20 s, long enough to restart
+            // each worker in turn while it sends.
+            let file = try stage.writeWorkerConfiguration(extra: "device_rate_limit: null")
+            let text = try String(contentsOf: file, encoding: .utf8)
+                .replacingOccurrences(of: "    pool:\n", with: "    rate_limit: {per_second: 1000}\n    pool:\n")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+
+            var workers = try (0..<3).map { try stage.startWorker(file, name: "worker-\($0)") }
+            let started = try await waitUntil(timeout: .seconds(90)) { try stage.record().distinctTokens >= 5_000 }
+            #expect(started, "the fleet is sending")
+            for index in workers.indices {
+                workers[index].signal(SIGTERM)
+                #expect(await workers[index].waitForExit(timeout: .seconds(40)) == 0, "worker \(index) drained and exited 0")
+                workers[index] = try stage.startWorker(file, name: "worker-\(index)-restarted")
+                try await Task.sleep(for: .seconds(3))
+            }
+            let expected = fixture.expected.delivered
+            let record = try await stage.waitForDeliveries(of: expected, timeout: .seconds(240))
+            let missing = expected.filter { record.acceptedCount[$0] == nil }
+            #expect(missing.isEmpty, "\(missing.count) lost")
+            let duplicates = record.acceptedCount.values.filter { $0 > 1 }.count
+            print("rolling restart of 3 workers: \(duplicates) duplicates of \(record.distinctTokens)")
+            #expect(duplicates <= expected.count / 100, "\(duplicates) duplicates: more than 1 %")
+            #expect(record.acceptedCount.values.allSatisfy { $0 <= 2 }, "none thrice")
+            for worker in workers { worker.signal(SIGTERM) }
+            for worker in workers { #expect(await worker.waitForExit(timeout: .seconds(40)) == 0) }
+        }
+    }
+
+    @Test("a throttled token's retry does not pin its partition: 20 jobs × 500 tokens complete behind it, SIGKILL 5 s later, restart: at most 500 duplicates of them")
+    func heldRetryDoesNotPinTheCommit() async throws {
+        // One notification per device token per 8 s: the job below sends its token twice, and the
+        // second send is answered 429 and retried 10 s later (`retry.too_many_requests`), past
+        // the 5 s a retry may be held in memory, so it goes to the retry topic at once.
+        let scenario = "name: e2e-held-retry\nrate_limit: {requests: 1, per_seconds: 8}\n"
+        try await withWorkerStage(scenarioYAML: scenario, partitions: 1) { stage in
+            let throttled = String(repeating: "ab", count: 32)
+            let throttledJob =
+                #"{"id":"throttled","app":"\#(WorkerStage.app)","tokens":["\#(throttled)","\#(throttled)"],"payload":{"aps":{"alert":"twice"}}}"#
+            var fixture = CampaignFixture(seed: 184)
+            fixture.addCampaign(id: "behind", jobs: 20, tokensPerJob: 500, app: WorkerStage.app, fate: MockTokenFate())
+            try await stage.enqueue([throttledJob] + fixture.campaignLines, to: stage.jobsTopic)
+            let file = try stage.writeWorkerConfiguration(extra: "device_rate_limit: null")
+
+            let first = try stage.startWorker(file, name: "first")
+            let behind = fixture.expected.delivered
+            let completed = try await waitUntil(timeout: .seconds(90)) {
+                let record = try stage.record()
+                return behind.allSatisfy { record.acceptedCount[$0] != nil }
+            }
+            #expect(completed, "the 20 jobs behind the throttled one were accepted")
+            try await Task.sleep(for: .seconds(5))
+            first.signal(SIGKILL)
+            _ = await first.waitForExit(timeout: .seconds(10))
+
+            let second = try stage.startWorker(file, name: "second")
+            let record = try await stage.waitForDeliveries(of: behind.union([throttled]), timeout: .seconds(120))
+            #expect(record.acceptedCount[throttled] != nil, "the throttled token is delivered after its retry")
+            let duplicates = behind.filter { (record.acceptedCount[$0] ?? 0) > 1 }.count
+            print("held retry, SIGKILL 5 s after 20 jobs completed: \(duplicates) duplicates of \(behind.count)")
+            #expect(duplicates <= 500, "\(duplicates) of the completed jobs sent again")
+            #expect(record.acceptedCount.values.allSatisfy { $0 <= 2 }, "none thrice")
+            second.signal(SIGTERM)
+            #expect(await second.waitForExit(timeout: .seconds(40)) == 0)
+        }
+    }
+}
