@@ -57,8 +57,11 @@ struct ChannelClientLiveTests {
 
     @Test("create, read, list, broadcast, delete; the reasons the client can meet; the 10,001st channel")
     func operations() async throws {
-        try await self.withMock({ $0.broadcastFeatureDisabled = ["com.example.off"]; $0.broadcastDisallowed = ["com.example.banned"] }) {
-            server, addresses, material in
+        try await self.withMock({
+            $0.broadcastFeatureDisabled = ["com.example.off"]
+            $0.broadcastDisallowed = ["com.example.banned"]
+            $0.teamBundleIDs = [$0.tokenKeys[0].teamID: [Self.app.string, "com.example.off", "com.example.banned"]]
+        }) { server, addresses, material in
             let client = try Self.client(material)
             defer { Task { await client.shutdown() } }
             let credential = APNsCredential.token(try material.tokenCredential())
@@ -102,6 +105,12 @@ struct ChannelClientLiveTests {
                 let answer = try await client.listChannels(bundleID: APNsTopic(stringLiteral: bundle), credential: credential, endpoint: manage)
                 #expect(answer.reason == reason)
             }
+
+            // The token's team owns three bundles here: a fourth is a mismatch, on both endpoints.
+            let foreign = try await client.listChannels(bundleID: "com.example.stranger", credential: credential, endpoint: manage)
+            #expect(foreign.status == 403 && foreign.reason == .topicMismatch)
+            let foreignBroadcast = try APNsBroadcastRequest(bundleID: "com.example.stranger", channelID: channel, payload: Self.payload)
+            #expect(try await client.broadcast(foreignBroadcast, credential: credential, environment: push).reason == .topicMismatch)
 
             // Fill the app to Apple's 10,000, then ask for one more.
             for _ in 2..<MockChannelStore.appleLimit {

@@ -19,7 +19,7 @@ struct MockProviderTokenStateMachine: Sendable {
 
     enum State: Sendable, Equatable {
         case noToken
-        case adopted(authorization: [UInt8], issuedAt: Int64, adoptedAt: Int64)
+        case adopted(authorization: [UInt8], issuedAt: Int64, adoptedAt: Int64, teamID: String)
     }
 
     enum Check: Sendable, Equatable {
@@ -31,6 +31,12 @@ struct MockProviderTokenStateMachine: Sendable {
 
     private(set) var state: State = .noToken
 
+    /// The team of the token in force (the broadcast endpoints' `TopicMismatch` rule).
+    var teamID: String? {
+        if case .adopted(_, _, _, let teamID) = self.state { return teamID }
+        return nil
+    }
+
     /// Whether a token issued at `issuedAt` is older than an hour at `now`. `iat` comes from the
     /// request: compared without subtracting it, so `iat = Int64.min` cannot overflow.
     static func isExpired(issuedAt: Int64, now: Int64) -> Bool {
@@ -40,7 +46,7 @@ struct MockProviderTokenStateMachine: Sendable {
     /// The first look at a request's `authorization` value.
     func check(authorization: [UInt8]?, now: Int64) -> Check {
         guard let authorization else { return .rejected(.missingProviderToken) }
-        if case .adopted(let current, let issuedAt, _) = self.state, current == authorization {
+        if case .adopted(let current, let issuedAt, _, _) = self.state, current == authorization {
             return Self.isExpired(issuedAt: issuedAt, now: now) ? .rejected(.expiredProviderToken) : .accepted
         }
         return .verify
@@ -56,10 +62,10 @@ struct MockProviderTokenStateMachine: Sendable {
         case .success(let verified): token = verified
         }
         if Self.isExpired(issuedAt: token.issuedAt, now: now) { return .rejected(.expiredProviderToken) }
-        if case .adopted(_, _, let adoptedAt) = self.state, now - adoptedAt < Self.minimumUpdateIntervalSeconds {
+        if case .adopted(_, _, let adoptedAt, _) = self.state, now - adoptedAt < Self.minimumUpdateIntervalSeconds {
             return .rejected(.tooManyProviderTokenUpdates)
         }
-        self.state = .adopted(authorization: authorization, issuedAt: token.issuedAt, adoptedAt: now)
+        self.state = .adopted(authorization: authorization, issuedAt: token.issuedAt, adoptedAt: now, teamID: token.teamID)
         return .accepted
     }
 }

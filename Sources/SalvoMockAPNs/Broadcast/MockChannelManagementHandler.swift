@@ -71,7 +71,7 @@ final class MockChannelManagementHandler: ChannelInboundHandler {
                     authorization, result: self.runtime.verifier.verify(authorization: authorization), now: nowSeconds)
             }
             switch check {
-            case .accepted: return nil
+            case .accepted: return self.runtime.teamMismatch(teamID: self.providerToken.teamID, bundleID: bundleID)
             case .rejected(let reason): return reason
             case .verify: return .invalidProviderToken
             }

@@ -28,14 +28,16 @@ extension MockAPNsConnectionHandler {
         }
     }
 
-    /// Authentication for broadcasts, as for pushes, plus `TopicMismatch` when a certificate
-    /// names another bundle than the path.
+    /// Authentication for broadcasts, as for pushes, plus `TopicMismatch` when a certificate, or
+    /// a token's team listed in `teamBundleIDs`, names another bundle than the path.
     func authenticateChannelRequest(_ request: MockBroadcastRequest, bundleID: String, nowSeconds: Int64) -> APNsReason? {
         if case .certificate(let certificateBundleID) = self.authentication, certificateBundleID != bundleID {
             return .topicMismatch
         }
         let authorization = request.first("authorization").map { Array($0.utf8) }
-        return self.authenticate(authorization: authorization, nowSeconds: nowSeconds)
+        if let reason = self.authenticate(authorization: authorization, nowSeconds: nowSeconds) { return reason }
+        guard self.authentication == .token else { return nil }
+        return self.runtime.teamMismatch(teamID: self.providerToken.teamID, bundleID: bundleID)
     }
 
     func sendBroadcast(_ response: HTTP2Response, accepted: MockAcceptedBroadcast?, reason: APNsReason?, streamID: Int32) {

@@ -72,6 +72,12 @@ final class MockAPNsRuntime: Sendable {
         self.manualStormEnd.store(0, ordering: .relaxed)
     }
 
+    /// 403 `TopicMismatch` when the token's team is listed in `teamBundleIDs` without `bundleID`.
+    func teamMismatch(teamID: String?, bundleID: String) -> APNsReason? {
+        guard let teamID, let bundles = self.configuration.teamBundleIDs[teamID], !bundles.contains(bundleID) else { return nil }
+        return .topicMismatch
+    }
+
     func stats() -> MockAPNsStats {
         self.counters.snapshot(scenario: self.scenarios.load().scenario.name)
     }

@@ -40,6 +40,10 @@ extension MockAPNsServer {
         /// Bundle ids answered `TopicDisallowed` on the broadcast and channel endpoints.
         /// Default: none.
         public var broadcastDisallowed: Set<String> = []
+        /// The bundle ids each team's provider tokens may name on the broadcast and channel
+        /// endpoints (403 `TopicMismatch` for any other); a team not listed may name any, as
+        /// the mock does not know which apps a team owns. Default: none.
+        public var teamBundleIDs: [String: Set<String>] = [:]
         /// A rule of your own, checked after Apple's rules and authentication and before the
         /// scenario (Pushy's pluggable validation handler): return a reason to reject. Default: nil.
         public var additionalRule: (@Sendable (APNsReceivedRequest) -> APNsReason?)?

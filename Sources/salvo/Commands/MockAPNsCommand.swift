@@ -54,6 +54,11 @@ struct MockAPNsCommand: AsyncParsableCommand {
     @Option(name: .customLong("broadcast-disabled"), help: "Bundle id answered FeatureNotEnabled on broadcast endpoints (repeatable).")
     var broadcastDisabled: [String] = []
 
+    @Option(
+        name: .customLong("team-bundle"),
+        help: "TEAM_ID:BUNDLE_ID a team's tokens may name on the broadcast endpoints (repeatable; others: TopicMismatch).")
+    var teamBundles: [String] = []
+
     @Option(help: "Scenario file (YAML or JSON): latency, dead tokens, throttling, errors, GOAWAY, resets.")
     var scenario: String?
 
@@ -145,6 +150,13 @@ struct MockAPNsCommand: AsyncParsableCommand {
         }
         configuration.channelLimit = self.channelLimit
         configuration.broadcastFeatureDisabled = Set(self.broadcastDisabled)
+        for pair in self.teamBundles {
+            let parts = pair.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--team-bundle wants TEAM_ID:BUNDLE_ID, got \(pair)")
+            }
+            configuration.teamBundleIDs[parts[0], default: []].insert(parts[1])
+        }
         if self.h2c {
             guard self.tlsCertificate == nil, self.tlsKey == nil, self.clientCA == nil else {
                 throw ValidationError("--h2c cannot be combined with --tls-cert, --tls-key or --client-ca")
