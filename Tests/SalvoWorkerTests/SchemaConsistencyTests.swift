@@ -36,6 +36,15 @@ import Testing
         #expect(Set(schema["required"] as? [String] ?? []).isSubset(of: encoded.keys))
     }
 
+    @Test func checkpointSchemaMatchesTheEncoder() throws {
+        let schema = try json("schema/checkpoint.schema.json")
+        let properties = try #require(schema["properties"] as? [String: Any])
+        let record = JobCheckpoint(topic: "salvo.jobs", partition: 1, offset: 2, jobID: "j", done: 3).record(group: "g")
+        let encoded = try #require(JSONSerialization.jsonObject(with: Data(record.value)) as? [String: Any])
+        #expect(Set(encoded.keys) == Set(properties.keys))
+        #expect(Set(schema["required"] as? [String] ?? []) == Set(encoded.keys))
+    }
+
     @Test func docsListEveryRejectionCode() throws {
         let docs = try String(contentsOf: Self.root.appendingPathComponent("docs/jobs.md"), encoding: .utf8)
         for reason in JobRejection.Reason.all {
