@@ -60,18 +60,41 @@ extension WorkerCore {
         var lastSlot = 0
         let now = clock.now
         let takesLaneWork = self.takesLaneWork
+        // Campaign commands are asked once per job run, and only while one is in force.
+        let checksCampaigns = !control.commands.isEmpty
+        var campaignShared: PushNotification.Shared?
+        var campaignDecision: CampaignDecision?
+        var lanesTurn = false
         while occupied < window {
             let item: DispatchItem
+            // New sends (not replays or due retries) go through the rate limits.
+            let isNewSend: Bool
             if let replay = ready.popFirst() {
                 item = replay
+                isNewSend = false
+            } else if takesLaneWork, let next = nextResumed(lanesTurn: &lanesTurn) {
+                item = next
+                isNewSend = true
             } else if takesLaneWork, let slot = scheduler.next() {
+                lanesTurn = false
                 item = DispatchItem(
                     notification: slot.work.notification(at: slot.index), metricsLane: slot.work.metricsLane,
                     enqueuedAtMilliseconds: slot.work.enqueuedAtMilliseconds)
-                if isDelayedByRateLimit(item.notification, now: now) { continue }
+                isNewSend = true
             } else {
                 break
             }
+            if checksCampaigns {
+                if item.notification.shared !== campaignShared {
+                    campaignShared = item.notification.shared
+                    campaignDecision = stoppedDecision(item.notification.shared.job.campaignID)
+                }
+                if let campaignDecision {
+                    divert(item, campaignDecision)
+                    continue
+                }
+            }
+            if isNewSend, isDelayedByRateLimit(item.notification, now: now) { continue }
             if item.notification.shared !== lastShared {
                 lastShared = item.notification.shared
                 let key = WorkerPoolKey(app: item.notification.job.app, environment: item.notification.job.environment)
@@ -109,7 +132,7 @@ extension WorkerCore {
 
     /// Reserves a send with the app's and the device token's limits; a send over either waits in
     /// the delayed-sends scheduler (not an attempt, never dropped).
-    private func isDelayedByRateLimit(_ notification: PushNotification, now: C.Instant) -> Bool {
+    func isDelayedByRateLimit(_ notification: PushNotification, now: C.Instant) -> Bool {
         let appDelay = appLimiter.reserve(app: notification.job.app, now: now)
         let deviceDelay = deviceLimiter?.reserve(notification.token, now: now) ?? .zero
         guard appDelay > .zero || deviceDelay > .zero else { return false }

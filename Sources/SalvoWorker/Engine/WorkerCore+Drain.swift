@@ -37,6 +37,7 @@ extension WorkerCore {
             for batch in retries.drainForShutdown() { handOff(batch) }
             for batch in delayedSends.drainForShutdown() { handOff(batch) }
             for batch in drainParked() { handOff(batch) }
+            handOffHoldsForShutdown()
             handOffBegunJobs()
         }
         if pendingRecords == 0 { finishDrain() }

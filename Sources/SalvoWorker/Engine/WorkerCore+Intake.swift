@@ -48,20 +48,35 @@ extension WorkerCore {
             let generation = ledger.opening(record.source, notifications: 0, records: 1).generation
             publishDeadLetter(deadLetter, source: record.source, generation: generation, countsNotification: false)
         case .job(let job):
-            open(job, attempt: 1, record: record)
+            return open(job, attempt: 1, record: record)
         case .retry(let retryJob):
             return acceptRetry(retryJob, record: record)
         }
         return nil
     }
 
-    private func open(_ job: Job, attempt: Int, record: DecodedRecord) {
+    /// Queues a job in its lane, unless its campaign is stopped (``stoppedDecision(_:)``): a
+    /// cancelled one completes at once without sending, a paused one is held. Returns how long
+    /// the consumer should pause (paused work that had to go back to the retry topic).
+    private func open(_ job: Job, attempt: Int, record: DecodedRecord) -> Duration? {
         let first = resumePoint(of: job, record: record)
+        let decision = stoppedDecision(job.campaignID)
+        if decision == .cancel {
+            _ = openLedger(job, record: record, first: first, cancelled: true)
+            countCancelled(app: job.app, campaignID: job.campaignID, isRetry: attempt > 1, count: job.notificationCount - first)
+            return nil
+        }
         let reference = openLedger(job, record: record, first: first)
         let unit = DispatchUnit(
             job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
             enqueuedAtMilliseconds: record.timestampMilliseconds)
+        guard decision == nil else {
+            let handedOff = statistics.heldHandedOff
+            hold((first..<job.notificationCount).map(unit.notification(at:)), now: clock.now)
+            return statistics.heldHandedOff > handedOff ? Self.retryBackPressure : nil
+        }
         scheduler.enqueue(unit, notifications: job.notificationCount, lane: record.lane, startingAt: first)
+        return nil
     }
 
     /// Where a job of several tokens starts: after the done prefix its checkpoint recorded, when
@@ -78,12 +93,14 @@ extension WorkerCore {
 
     /// Opens the job's ledger entry (from notification `first` on), its malformed tokens counted
     /// as records, and dead-letters those tokens (whether the job is sent now or held for later).
-    private func openLedger(_ job: Job, record: DecodedRecord, first: Int = 0) -> JobReference {
+    /// `cancelled`: its campaign is cancelled, so it waits for no notification, only for the
+    /// dead letters of its malformed tokens.
+    private func openLedger(_ job: Job, record: DecodedRecord, first: Int = 0, cancelled: Bool = false) -> JobReference {
         let count = job.notificationCount
         // Only jobs of several tokens keep a checkpoint: a per-user push has nothing to resume.
-        let progress = count > 1 ? TokenProgress(jobID: job.id, count: count, first: first) : nil
+        let progress = count > 1 && !cancelled ? TokenProgress(jobID: job.id, count: count, first: first) : nil
         let (action, generation) = ledger.opening(
-            record.source, notifications: count - first, records: job.rejectedTokens.count, progress: progress)
+            record.source, notifications: cancelled ? 0 : count - first, records: job.rejectedTokens.count, progress: progress)
         ledgerAction(action)
         let reference = job.reference(source: record.source, ledgerGeneration: generation)
         if !job.rejectedTokens.isEmpty {
@@ -93,6 +110,10 @@ extension WorkerCore {
                     DeadLetterRecord.rejectedToken(rejection, of: job, source: record.source, at: now),
                     source: record.source, generation: reference.ledgerGeneration, countsNotification: true)
             }
+            if let campaignID = job.campaignID {
+                campaignProgress.count(
+                    .deadLettered(afterSending: false), campaignID: campaignID, times: Int64(job.rejectedTokens.count), at: now)
+            }
         }
         return reference
     }
@@ -101,11 +122,12 @@ extension WorkerCore {
     /// scheduler until their due time, whatever its distance (only its memory bound applies:
     /// handing a record back to the topic because it is far in the future would only spin).
     /// Returns how long the lane should pause when notifications had to be handed back.
+    /// A cancelled campaign's record completes at once, due or not; a paused one's waits like any
+    /// other and is held when due (``open(_:attempt:record:)``).
     private func acceptRetry(_ retryJob: RetryJob, record: DecodedRecord) -> Duration? {
         let untilDue = Duration.milliseconds(retryJob.dueAt.millisecondsSince1970 - UTCTimestamp.now().millisecondsSince1970)
-        guard untilDue > .zero else {
-            open(retryJob.job, attempt: retryJob.attempt, record: record)
-            return nil
+        guard untilDue > .zero, stoppedDecision(retryJob.job.campaignID) != .cancel else {
+            return open(retryJob.job, attempt: retryJob.attempt, record: record)
         }
         let reference = openLedger(retryJob.job, record: record)
         let now = clock.now

@@ -31,6 +31,7 @@ extension WorkerCore {
             metrics.latency(lane: item.metricsLane, nanoseconds: max(0, elapsed) * 1_000_000)
         }
         ledgerAction(ledger.notificationFinished(shared.job.source, generation: shared.job.ledgerGeneration, index: item.notification.index))
+        if shared.job.campaignID != nil { countCampaign(.accepted, of: item.notification) }
     }
 
     /// Executes the classifier's decision (Apple's retry matrix) for one notification.
@@ -60,7 +61,13 @@ extension WorkerCore {
                 records += 1
             }
             notificationFinished(notification, records: records)
+            if notification.shared.job.campaignID != nil {
+                // One outcome per notification: its feedback when it has one.
+                let afterSending = deadLetter?.code != DeadLetterReason.invalidRequestCode
+                countCampaign(feedback.map { .feedback(reason: $0.reason.string) } ?? .deadLettered(afterSending: afterSending), of: notification)
+            }
         case .retry(let reason):
+            if notification.shared.job.campaignID != nil { countCampaign(.retryScheduled, of: notification) }
             switch retries.schedule(notification, reason: reason, now: clock.now) {
             case .held(_, let rearm):
                 statistics.retried += 1

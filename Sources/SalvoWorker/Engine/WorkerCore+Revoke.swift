@@ -100,6 +100,8 @@ extension WorkerCore {
                 return true
             }
         }
+        // Paused campaigns' work, which the next owner holds again (or sends, once resumed).
+        dueNow += removeHeld(where: isRevoked)
         for (app, notifications) in Dictionary(grouping: dueNow, by: { $0.job.app }) {
             batches.append(RetryScheduler.StateMachine<C>.Batch(app: app, due: now, notifications: notifications))
         }

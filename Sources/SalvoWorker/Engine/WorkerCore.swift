@@ -114,6 +114,13 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     var drainDeadlineTask: Scheduled<Void>?
     var heldHandedOff = false
 
+    /// Campaign commands in force, paused campaigns' work, resumed work waiting for its turn and
+    /// per-campaign counts (`+Campaigns`).
+    var control = CampaignControlState()
+    var holds: CampaignHoldQueue<PushNotification, C.Instant>
+    var resumed: Deque<PushNotification> = []
+    var campaignProgress = CampaignProgressLedger()
+
     var statistics = WorkerStatistics()
     /// Where snapshots go (the engine's lock-protected copy).
     let sharedStatistics: @Sendable (WorkerStatistics) -> Void
@@ -156,6 +163,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         self.slots = keys.map { PoolSlot(key: $0, pool: pools[$0]!, health: PoolHealth(configuration: configuration.poolHealth)) }
         self.slotIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         self.commitGate = CommitGate(bound: configuration.maximumUncommittedNotifications)
+        self.holds = CampaignHoldQueue(capacity: configuration.retry.maximumHeldNotifications, maximumHold: configuration.retry.maximumHeldDelay)
         self.lastCommitSucceeded = Array(repeating: now, count: CommitGate.Consumer.allCases.count)
         self.window = Self.window(configuration)
         self.refillBatch = max(1, min(256, self.window / 8))
@@ -270,9 +278,10 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
 
     // MARK: Timer
 
-    /// Sets the timer to the earliest deadline of the retry scheduler and the delayed sends.
+    /// Sets the timer to the earliest deadline of the retry scheduler, the delayed sends, the
+    /// probes and the hold queue.
     func armTimer() {
-        let deadline = [retries.nextDeadline, delayedSends.nextDeadline, nextProbe].compactMap { $0 }.min()
+        let deadline = [retries.nextDeadline, delayedSends.nextDeadline, nextProbe, holds.nextExpiry].compactMap { $0 }.min()
         guard let deadline else { return }
         if let timerDeadline, timerDeadline <= deadline, timer != nil { return }
         timer?.cancel()
@@ -291,6 +300,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         for batch in retries.collectDue(now: now) { release(batch) }
         for batch in delayedSends.collectDue(now: now) { release(batch) }
         startDueProbes(now: now)
+        handOffExpiredHolds(now: now)
         armTimer()
         schedulePump()
     }
@@ -314,6 +324,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         statistics.retryDepth = retries.heldCount
         statistics.delayed = delayedSends.heldCount
         statistics.parked = parkedCount
+        statistics.held = holds.count + resumed.count
         statistics.unhealthyPools = unhealthyPools
         statistics.pendingRecords = pendingRecords
         metrics.inFlight.record(inFlight)

@@ -63,6 +63,11 @@ public struct WorkerStatistics: Sendable, Hashable {
     /// Notifications not yet sent of jobs that had begun sending, handed to the retry topic by a
     /// drain so that those jobs commit.
     public var handedOffOnDrain = 0
+    /// Notifications of cancelled campaigns finished without sending (docs/campaigns.md).
+    public var cancelled = 0
+    /// Notifications of paused campaigns handed to the retry topic (the hold queue full, or held
+    /// longest): not an attempt; they come back a few seconds later.
+    public var heldHandedOff = 0
     /// Notifications handed to the APNs pools and not yet answered.
     public var inFlight = 0
     /// Notifications waiting in the lanes.
@@ -71,6 +76,8 @@ public struct WorkerStatistics: Sendable, Hashable {
     public var retryDepth = 0
     /// Sends a rate limit delays (not an attempt).
     public var delayed = 0
+    /// Notifications of paused campaigns held in memory, and resumed ones waiting to go out.
+    public var held = 0
 
     public init() {}
 }

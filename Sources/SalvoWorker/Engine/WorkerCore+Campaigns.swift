@@ -1,0 +1,188 @@
+import DequeModule
+import NIOCore
+
+/// Campaign control (docs/jobs.md, "Campaign control"): the commands in force decide, at intake
+/// and before dispatch, whether a campaign's notification is sent, held (paused) or finished
+/// without sending (cancelled); a new snapshot sweeps the work already here. Cancelled
+/// notifications finish in the ledger like delivered ones (no record), so their offsets commit;
+/// paused work waits in ``holds`` — outside the window, so it never stops other campaigns or
+/// per-user pushes — and goes to the retry topic when the queue is full or has held it for
+/// `retry.max_held_delay`, so it never pins a partition's commit either.
+///
+/// While no command is in force (`control.commands.isEmpty`) none of this runs per notification.
+extension WorkerCore {
+    /// How far ahead paused work handed to the retry topic is due: it comes back a few seconds
+    /// later and is held again, or sent once the campaign resumed.
+    static var heldHandOffDelay: Duration { .seconds(5) }
+
+    /// A snapshot of the control topic (the follower's, hopped to this loop). The initial state
+    /// and an early change may arrive in either order: only a higher generation counts.
+    func controlChanged(_ state: CampaignControlState) {
+        guard state.generation > control.generation else { return }
+        let previous = control
+        control = state
+        guard phase != .finished else { return }
+        let now = clock.now
+        for (campaignID, decision) in state.changes(since: previous) {
+            switch decision {
+            case .cancel:
+                finishCancelled(sweep(campaignID) + holds.take(campaignID: campaignID))
+            case .hold:
+                hold(sweep(campaignID), now: now)
+            case .send:
+                resumed.append(contentsOf: holds.take(campaignID: campaignID))
+            }
+        }
+        armTimer()
+        schedulePump()
+    }
+
+    /// The decision for a job's notifications when a command is in force for its campaign;
+    /// nil to send (no campaign, no command, or resumed).
+    func stoppedDecision(_ campaignID: String?) -> CampaignDecision? {
+        guard !control.commands.isEmpty else { return nil }
+        let decision = control.decision(for: campaignID)
+        return decision == .send ? nil : decision
+    }
+
+    /// A notification the pump took for a campaign that is paused or cancelled now.
+    func divert(_ item: DispatchItem, _ decision: CampaignDecision) {
+        if decision == .cancel {
+            finishCancelled([item.notification])
+        } else {
+            hold([item.notification], now: clock.now)
+        }
+    }
+
+    /// Every notification of the campaign that is here and not in flight: queued in the lanes,
+    /// delayed by a rate limit, waiting for a retry or a replay, parked by pool health, resumed.
+    private func sweep(_ campaignID: String) -> [PushNotification] {
+        var swept: [PushNotification] = []
+        for (unit, first) in scheduler.removeAll(where: { $0.job.campaignID == campaignID }) {
+            swept += (first..<unit.job.notificationCount).map(unit.notification(at:))
+        }
+        let isCampaign: (PushNotification) -> Bool = { $0.job.campaignID == campaignID }
+        for batch in retries.removeAll(where: isCampaign) + delayedSends.removeAll(where: isCampaign) {
+            swept += batch.notifications
+        }
+        ready.removeAll { item in
+            guard isCampaign(item.notification) else { return false }
+            swept.append(item.notification)
+            return true
+        }
+        for index in slots.indices where !slots[index].parked.isEmpty {
+            slots[index].parked.removeAll { item in
+                guard isCampaign(item.notification) else { return false }
+                swept.append(item.notification)
+                parkedCount -= 1
+                return true
+            }
+        }
+        resumed.removeAll { notification in
+            guard isCampaign(notification) else { return false }
+            swept.append(notification)
+            return true
+        }
+        return swept
+    }
+
+    /// Holds paused work; what does not fit goes to the retry topic (not an attempt).
+    func hold(_ notifications: [PushNotification], now: C.Instant) {
+        guard !notifications.isEmpty else { return }
+        let wasEmpty = holds.isEmpty
+        var overflow: [PushNotification] = []
+        for notification in notifications {
+            if let refused = holds.hold(notification, campaignID: notification.job.campaignID ?? "", now: now) {
+                overflow.append(refused)
+            }
+        }
+        handOffHeld(overflow, now: now)
+        if wasEmpty { armTimer() }
+    }
+
+    /// From the timer: work held for `retry.max_held_delay` goes to the retry topic, so its job
+    /// completes and the partition commits while the campaign stays paused.
+    func handOffExpiredHolds(now: C.Instant) {
+        guard !holds.isEmpty else { return }
+        handOffHeld(holds.takeExpired(now: now).map(\.item), now: now)
+    }
+
+    /// Shutdown: held and resumed work goes to the retry topic (the next owner holds or sends it).
+    func handOffHoldsForShutdown() {
+        guard !holds.isEmpty || !resumed.isEmpty else { return }
+        let now = clock.now
+        handOffHeld(holds.removeAll(where: { _ in true }) + Array(resumed), now: now)
+        resumed = []
+    }
+
+    /// Paused work to the retry topic, due ``heldHandOffDelay`` ahead, its attempt unchanged.
+    private func handOffHeld(_ notifications: [PushNotification], now: C.Instant) {
+        guard !notifications.isEmpty else { return }
+        statistics.heldHandedOff += notifications.count
+        let due = now.advanced(by: Self.heldHandOffDelay)
+        for (app, group) in Dictionary(grouping: notifications, by: { $0.job.app }) {
+            handOff(RetryScheduler.StateMachine<C>.Batch(app: app, due: due, notifications: group))
+        }
+    }
+
+    /// Cancelled notifications finish without sending and without a record: their jobs complete
+    /// (and commit) like delivered ones, and a checkpoint counts them done.
+    func finishCancelled(_ notifications: [PushNotification]) {
+        guard !notifications.isEmpty else { return }
+        for notification in notifications {
+            ledgerAction(ledger.notificationFinished(
+                notification.job.source, generation: notification.job.ledgerGeneration, index: notification.index))
+        }
+        for (key, count) in Dictionary(grouping: notifications, by: CancelKey.init).mapValues(\.count) {
+            countCancelled(app: key.app, campaignID: key.campaignID, isRetry: key.isRetry, count: count)
+        }
+    }
+
+    /// Counts `count` cancelled notifications (statistics, metrics, campaign progress).
+    func countCancelled(app: String, campaignID: String?, isRetry: Bool, count: Int) {
+        guard count > 0 else { return }
+        statistics.cancelled += count
+        metrics.notification(app: app, outcome: "cancelled", reason: "", count: count)
+        if let campaignID {
+            campaignProgress.count(.cancelled, campaignID: campaignID, isRetry: isRetry, times: Int64(count), at: .now())
+        }
+    }
+
+    /// One outcome of a campaign's notification for `salvo.campaigns` (nothing for other jobs).
+    func countCampaign(_ outcome: CampaignOutcome, of notification: PushNotification) {
+        guard let campaignID = notification.shared.job.campaignID else { return }
+        campaignProgress.count(outcome, campaignID: campaignID, isRetry: notification.attempt > 1, at: .now())
+    }
+
+    /// The next resumed notification when it is its turn: it alternates with the lanes (which
+    /// keep per-user pushes first), so a resume's burst delays other work but never stops it.
+    func nextResumed(lanesTurn: inout Bool) -> DispatchItem? {
+        guard !resumed.isEmpty, !lanesTurn || scheduler.isEmpty else { return nil }
+        lanesTurn = true
+        return resumed.popFirst().map { DispatchItem(notification: $0, metricsLane: .campaign, enqueuedAtMilliseconds: nil) }
+    }
+
+    /// Revoked partitions' held and resumed work, for the revoke's hand-off or abandonment.
+    func removeHeld(where isRevoked: (PushNotification) -> Bool) -> [PushNotification] {
+        guard !holds.isEmpty || !resumed.isEmpty else { return [] }
+        var removed = holds.removeAll(where: isRevoked)
+        resumed.removeAll { notification in
+            guard isRevoked(notification) else { return false }
+            removed.append(notification)
+            return true
+        }
+        return removed
+    }
+
+    private struct CancelKey: Hashable {
+        var app: String
+        var campaignID: String?
+        var isRetry: Bool
+
+        init(_ notification: PushNotification) {
+            app = notification.job.app
+            campaignID = notification.job.campaignID
+            isRetry = notification.attempt > 1
+        }
+    }
+}
