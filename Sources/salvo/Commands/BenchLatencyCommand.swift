@@ -4,8 +4,8 @@ import SalvoKafka
 
 /// `salvo bench latency`: per-user latency while a campaign saturates the worker (issue 21,
 /// point 3). From the Kafka produce time of each per-user job to the mock's 200, beside the
-/// broker's own floor: an independent reader of the per-user topic in the same run, which
-/// sees each record produce time → fetched.
+/// broker's own floor: an independent consumer of the per-user topic in the same run (a group of
+/// its own, the worker's consumer settings), which sees each record produce time → fetched.
 ///
 /// The campaign backlog is produced before the worker starts, so the worker runs flat out; the
 /// per-user jobs are produced one at a time at `--per-user-rate` once 5 % of the campaign was
@@ -29,8 +29,11 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     @Option(help: "Seconds of per-user jobs.")
     var perUserSeconds = 5
 
-    @Option(help: "fetch.wait.max.ms of the independent reader (the floor).")
-    var readerFetchWaitMilliseconds = 100
+    @Option(help: "fetch.wait.max.ms of the worker's consumers (both) and of the floor's; default: librdkafka's (500).")
+    var workerFetchWaitMilliseconds: Int?
+
+    @Option(help: "The worker pool's max_streams per connection (2 connections); default: the pool's (1,000).")
+    var maxStreams: Int?
 
     func validate() throws {
         guard campaignNotifications >= 1_000, perUserRate >= 1, perUserSeconds >= 1 else {
@@ -63,35 +66,54 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     private func measure(stage: BenchWorkerStage, prefix: String, probe: BenchLatencyProbe) async throws -> String {
         let jobs = campaignNotifications / 1_000
         try await stage.produce(jobs: jobs, tokensPerJob: 1_000, topic: "\(prefix).jobs", runID: UInt32.random(in: 0...UInt32.max))
-        let client = KafkaClientConfiguration(bootstrapServers: brokers)
-        let reader = try KafkaTopicReader(
-            topic: "\(prefix).jobs.priority", client: client, fetchWait: .milliseconds(readerFetchWaitMilliseconds)
-        ) { event in
-            if case .message(let message) = event, let produced = message.timestampMilliseconds {
-                probe.floorSample(BenchLatencyProbe.nowMilliseconds() - produced)
+        let workerProperties = workerFetchWaitMilliseconds.map { ["fetch.wait.max.ms": String($0)] } ?? [:]
+        let floor = try floorConsumer(topic: "\(prefix).jobs.priority", properties: workerProperties)
+        let reading = Task {
+            for try await message in floor.messages {
+                guard let key = message.key, let produced = message.timestampMilliseconds else { continue }
+                if key.first == UInt8(ascii: "f") {
+                    probe.floorSample(BenchLatencyProbe.nowMilliseconds() - produced)
+                } else if key == Array("warm-up".utf8) {
+                    probe.floorIsReading()
+                }
             }
         }
-        try await reader.start()
-        let worker = try stage.startWorker(prefix: prefix)
+        defer { reading.cancel() }
+        let worker = try stage.startWorker(prefix: prefix, consumerProperties: workerProperties, maximumStreams: maxStreams)
         defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
         do {
             try await stage.waitForAccepted(jobs * 1_000 / 20, worker: worker, timeout: .seconds(600))
             let count = perUserRate * perUserSeconds
+            let (acceptedBefore, startedAt) = (stage.server.stats().accepted, ContinuousClock.now)
             try await producePerUser(count: count, topic: "\(prefix).jobs.priority", probe: probe)
             let deadline = ContinuousClock.now + .seconds(120)
             while probe.answered < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             let campaignAcceptedAtEnd = stage.server.stats().accepted - probe.answered
+            let elapsed = startedAt.duration(to: .now)
+            let rate = Double(campaignAcceptedAtEnd - acceptedBefore) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             kill(worker.processIdentifier, SIGTERM)
-            await reader.close()
+            try? await floor.close()
             guard probe.answered == count else { throw CommandFailure("only \(probe.answered) of \(count) per-user pushes were answered") }
             guard campaignAcceptedAtEnd < jobs * 1_000 else {
                 throw CommandFailure("the campaign ended before the last per-user push: not under load (raise --campaign-notifications)")
             }
-            return probe.summary(campaignLeft: jobs * 1_000 - campaignAcceptedAtEnd)
+            return probe.summary(campaignLeft: jobs * 1_000 - campaignAcceptedAtEnd) + String(format: ", campaign %.0f notifications/s meanwhile", rate)
         } catch {
-            await reader.close()
+            try? await floor.close()
             throw error
         }
+    }
+
+    /// The floor: a consumer of the per-user topic in a group of its own, with the settings the
+    /// worker's priority consumer has (the same class, `fetch.wait.max.ms` included), so the only
+    /// difference left is the worker itself.
+    private func floorConsumer(topic: String, properties: [String: String]) throws -> KafkaConsumer {
+        var configuration = KafkaConsumerConfiguration(
+            client: KafkaClientConfiguration(bootstrapServers: brokers), groupID: "\(topic).floor", topics: [topic])
+        configuration.sessionTimeout = .seconds(6)
+        configuration.heartbeatInterval = .milliseconds(500)
+        configuration.properties = properties
+        return try KafkaConsumer(configuration: configuration, logger: CommandLogger.make(label: "salvo.bench.latency", verbose: false))
     }
 
     /// One job per push, at the rate, each timed from the moment it went to the producer
@@ -101,6 +123,16 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         var configuration = KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: brokers))
         configuration.linger = .zero
         let producer = try KafkaProducer(configuration: configuration, logger: CommandLogger.make(label: "salvo.bench.latency", verbose: false))
+        // Warm-up: the producer's first record to a topic waits for its connection and the
+        // topic's metadata (measured: up to ~500 ms), which a long-running producer never pays.
+        // Its token is not a per-user one and its key is not a token, so nobody measures it.
+        let warmUp = BenchJob.text(id: "latency-warm-up", app: BenchWorkerStage.app, tokens: CollectionOfOne(UInt64(1)))
+        try await producer.enqueue(KafkaProducerMessage(topic: topic, key: Array("warm-up".utf8), value: Array(warmUp.utf8))) { _ in }
+        try await producer.flush(timeout: .seconds(30))
+        // The floor's group join is over once it read the warm-up record.
+        let joined = ContinuousClock.now + .seconds(30)
+        while !probe.floorReads, ContinuousClock.now < joined { try await Task.sleep(for: .milliseconds(20)) }
+        guard probe.floorReads else { throw CommandFailure("the floor consumer read nothing within 30 s") }
         let interval = Duration.seconds(1) / perUserRate
         let start = ContinuousClock.now
         for index in 0..<count {

@@ -4,7 +4,7 @@ import Synchronization
 
 /// What `salvo bench latency` learns: per per-user push, its produce time, the mock's receipt of
 /// the request and the mock's answer; per record of the per-user topic, what an independent
-/// reader saw. A mock listener, so it is called for every campaign push too: those are told apart
+/// consumer saw. A mock listener, so it is called for every campaign push too: those are told apart
 /// by their token's first hex digit (campaign tokens are zero-padded counters, per-user ones
 /// start with `f`) before anything else is done.
 final class BenchLatencyProbe: MockAPNsListener {
@@ -13,12 +13,20 @@ final class BenchLatencyProbe: MockAPNsListener {
         /// Produce → the mock's 200 (the figure), and produce → the request complete at the mock.
         var answered: [Int64] = []
         var arrived: [Int64] = []
-        /// Produce → fetched by the independent reader.
+        /// Produce → fetched by the independent consumer.
         var floor: [Int64] = []
     }
 
     private let state = Mutex(State())
     private let answeredCount = Atomic<Int>(0)
+    private let floorReading = Atomic<Bool>(false)
+
+    /// Whether the floor consumer has read a record (so its group join is over).
+    var floorReads: Bool { floorReading.load(ordering: .relaxed) }
+
+    func floorIsReading() {
+        floorReading.store(true, ordering: .relaxed)
+    }
 
     var answered: Int { answeredCount.load(ordering: .relaxed) }
 
@@ -65,7 +73,7 @@ final class BenchLatencyProbe: MockAPNsListener {
             let floor = (percentile(state.floor, 0.5), percentile(state.floor, 0.99), state.floor.max() ?? -1)
             let arrived = (percentile(state.arrived, 0.5), percentile(state.arrived, 0.99))
             return "per-user produce → APNs 200: p50 \(worker.0) ms, p99 \(worker.1) ms, max \(worker.2) ms (\(state.answered.count) pushes); "
-                + "broker floor (independent reader, produce → fetched): p50 \(floor.0) ms, p99 \(floor.1) ms, max \(floor.2) ms (\(state.floor.count) records); "
+                + "broker floor (independent consumer, produce → fetched): p50 \(floor.0) ms, p99 \(floor.1) ms, max \(floor.2) ms (\(state.floor.count) records); "
                 + "p99 over the floor \(worker.1 - floor.1) ms; produce → request at the mock p50 \(arrived.0) / p99 \(arrived.1) ms; "
                 + "campaign notifications still queued at the end: \(campaignLeft)"
         }

@@ -211,11 +211,12 @@ struct BenchWorkerStage {
     }
 
     /// A worker on the topics named `prefix.…`, in a group of the same name.
-    func startWorker(prefix: String) throws -> Process {
+    func startWorker(prefix: String, consumerProperties: [String: String] = [:], maximumStreams: Int? = nil) throws -> Process {
+        let extra = consumerProperties.sorted { $0.key < $1.key }.map { ", \($0.key): \"\($0.value)\"" }.joined()
         let yaml = """
             kafka:
               brokers: ["\(brokers)"]
-              consumer_properties: {session.timeout.ms: "6000", heartbeat.interval.ms: "500"}
+              consumer_properties: {session.timeout.ms: "6000", heartbeat.interval.ms: "500"\(extra)}
             group_id: \(prefix)
             topics: {jobs: \(prefix).jobs, priority: \(prefix).jobs.priority, retry: \(prefix).retry, feedback: \(prefix).feedback, dead_letter: \(prefix).dlq}
             apps:
@@ -224,7 +225,7 @@ struct BenchWorkerStage {
                 credential: \(credentialYAML)
                 environments:
                   - {host: 127.0.0.1, port: \(port), behaves_as: production, ca_file: \(directory.path)/tls/ca.pem, tls_server_name: localhost}
-                pool: {connections: 2}
+                pool: {connections: 2\(maximumStreams.map { ", max_streams: \($0)" } ?? "")}
             device_rate_limit: null
             operations: null
             log_level: error
