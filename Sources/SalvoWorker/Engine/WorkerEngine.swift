@@ -32,9 +32,9 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     public let configuration: WorkerConfiguration
-    private let eventLoop: any EventLoop
+    let eventLoop: any EventLoop
     private let eventLoopGroup: any EventLoopGroup
-    private let logger: Logger
+    let logger: Logger
     private let intake: LaneIntake
     private let state = Mutex(State())
     private let latestStatistics = Mutex(WorkerStatistics())
@@ -90,10 +90,19 @@ public final class WorkerEngine: Service, Sendable {
         // The consumers exist before the core (whose `markDone` calls them); their revoke barrier
         // and commit reports reach the core through this once it is made.
         let coreBox = CoreBox()
+        // Read to its end before the consumers join: no job is taken before the commands in force are known.
+        let control: CampaignControlFollower?
+        do {
+            control = try await startCampaignControl(coreBox)
+        } catch {
+            await producer.shutdown(timeout: .seconds(1))
+            throw error
+        }
         let consumers: Consumers
         do {
             consumers = try makeConsumers(coreBox)
         } catch {
+            await control?.close()
             await producer.shutdown(timeout: .seconds(1))
             throw error
         }
@@ -101,6 +110,7 @@ public final class WorkerEngine: Service, Sendable {
         do {
             pools = try makePools()
         } catch {
+            await control?.close()
             await Self.close(consumers, producer: producer, pools: [:], logger: logger)
             throw error
         }
@@ -109,7 +119,9 @@ public final class WorkerEngine: Service, Sendable {
         do {
             core = try await makeCore(consumers: consumers, pools: pools, publisher: publisher, checkpoints: checkpoints)
             coreBox.set(core)
+            await applyInitialControl(control, core: core)
         } catch {
+            await control?.close()
             await Self.close(consumers, producer: producer, pools: pools, logger: logger)
             throw error
         }
@@ -124,6 +136,7 @@ public final class WorkerEngine: Service, Sendable {
         let loop = eventLoop
         let intake = self.intake
         let publisherTask = Task { await Self.publish(records, producer: producer, core: core, loop: loop) }
+        let progressTask = startCampaignProgress(control, producer: producer, core: core)
         let consumerTasks = consumers.all.map { consumer in
             Task { await Self.consume(consumer, intake: intake, core: core, loop: loop, signal: signal) }
         }
@@ -143,10 +156,11 @@ public final class WorkerEngine: Service, Sendable {
         let drain = Task {
             await self.drain(
                 core: core, consumers: consumers, consumerTasks: consumerTasks, lagSampler: lagSampler,
-                publisher: publisher, publisherTask: publisherTask, producer: producer, pools: pools,
+                publisher: publisher, publisherTask: publisherTask, progressTask: progressTask, producer: producer, pools: pools,
                 publishReadiness: publishReadiness)
             for watcher in watchers { await watcher.value }
             await checkpointFollower?.close()
+            await control?.close()
         }
         await drain.value
         if let error = signal.error { throw error }
@@ -368,7 +382,8 @@ public final class WorkerEngine: Service, Sendable {
 
     private func drain(
         core: NIOLoopBound<WorkerCore<ContinuousClock>>, consumers: Consumers, consumerTasks: [Task<Void, Never>], lagSampler: Task<Void, Never>,
-        publisher: AsyncStream<PendingRecord>.Continuation, publisherTask: Task<Void, Never>, producer: KafkaProducer,
+        publisher: AsyncStream<PendingRecord>.Continuation, publisherTask: Task<Void, Never>, progressTask: Task<Void, Never>?,
+        producer: KafkaProducer,
         pools: [WorkerPoolKey: APNsConnectionPool], publishReadiness: @Sendable () -> Void
     ) async {
         let started = ContinuousClock.now
@@ -395,6 +410,9 @@ public final class WorkerEngine: Service, Sendable {
         }
         publisher.finish()
         await publisherTask.value
+        // The final campaign counts, after every outcome of the drain.
+        progressTask?.cancel()
+        await progressTask?.value
         let remaining = configuration.drainDeadline - started.duration(to: .now)
         await Self.close(consumers, producer: producer, pools: pools, logger: logger, producerTimeout: max(.milliseconds(500), remaining / 2))
         try? await eventLoop.submit { core.value.stop() }.get()
