@@ -66,6 +66,7 @@ struct LoadTestCommand: AsyncParsableCommand {
         let client = KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-loadtest")
         var producerConfiguration = KafkaProducerConfiguration(client: client)
         producerConfiguration.linger = .milliseconds(5)
+        producerConfiguration.client.properties.merge(LoadTestRun.producerProperties) { _, run in run }
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
         let observe = LoadTestRun.Observe(
             kafka: noTopics ? nil : client, mockRecordFile: mockRecord, mockAdminURL: mockAdmin, workerMetricsURL: workerMetrics)

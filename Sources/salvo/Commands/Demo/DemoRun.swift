@@ -34,6 +34,7 @@ struct DemoRun {
         }
         var producerConfiguration = KafkaProducerConfiguration(client: kafka.client)
         producerConfiguration.linger = .milliseconds(5)
+        producerConfiguration.client.properties.merge(LoadTestRun.producerProperties) { _, run in run }
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
         let run = LoadTestRun(scenario: scenario, producer: producer, observe: LoadTestRun.Observe(kafka: kafka.client), logger: logger)
         let mock: DemoMock
