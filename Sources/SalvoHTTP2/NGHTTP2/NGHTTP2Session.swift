@@ -61,6 +61,10 @@ final class NGHTTP2Session {
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
     private var nameValueCapacity = 16
+    #if DEBUG
+    /// Inside `receive` or `send` (see `enteringIO`).
+    private var isInsideIO = false
+    #endif
     /// Three ASCII digits of a response's `:status`, referenced by `nameValues`.
     private let statusDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 3)
 
@@ -136,6 +140,8 @@ final class NGHTTP2Session {
 
     /// Feeds received bytes to nghttp2; callbacks fire from inside.
     func receive(_ bytes: ByteBuffer) throws(HTTP2Error) {
+        self.enteringIO("nghttp2_session_mem_recv")
+        defer { self.leftIO() }
         let result = bytes.withUnsafeReadableBytes { raw in
             nghttp2_session_mem_recv(self.session, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
         }
@@ -145,6 +151,8 @@ final class NGHTTP2Session {
     /// Appends what nghttp2 wants to send to `buffer` (allocated on first output) until nothing
     /// is left or `buffer` holds `limit` bytes. Returns whether more may be pending.
     func send(into buffer: inout ByteBuffer?, allocator: ByteBufferAllocator, limit: Int) throws(HTTP2Error) -> Bool {
+        self.enteringIO("nghttp2_session_mem_send")
+        defer { self.leftIO() }
         while (buffer?.readableBytes ?? 0) < limit {
             var data: UnsafePointer<UInt8>?
             let count = try Self.check(nghttp2_session_mem_send(self.session, &data), "nghttp2_session_mem_send")
@@ -157,6 +165,22 @@ final class NGHTTP2Session {
             buffer!.writeBytes(bytes)
         }
         return true
+    }
+
+    /// Debug builds only: nghttp2 must not be re-entered through `mem_recv` or `mem_send` from
+    /// inside its own callbacks, which the handler ensures by delivering answers after those calls
+    /// return. This turns a change that breaks that into a crash at the call, not a corrupt session.
+    private func enteringIO(_ call: StaticString) {
+        #if DEBUG
+        precondition(!self.isInsideIO, "\(call) called from inside an nghttp2 callback")
+        self.isInsideIO = true
+        #endif
+    }
+
+    private func leftIO() {
+        #if DEBUG
+        self.isInsideIO = false
+        #endif
     }
 
     /// False once the session has nothing left to do (GOAWAY exchanged and no active streams):
