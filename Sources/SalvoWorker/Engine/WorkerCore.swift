@@ -13,7 +13,7 @@ import SalvoKafka
 /// publisher hands it Kafka acknowledgements. Split by concern: `+Intake` (records in, revokes),
 /// `+Dispatch` (pump, rate limits, batches), `+Outcomes` (the retry matrix's actions), `+Health` (brownouts: parking and probing),
 /// `+Records` (feedback, dead letters, retry hand-offs and their acknowledgements), `+Drain`
-/// (graceful shutdown).
+/// (graceful shutdown), `+Timer` (everything due later), `+Campaigns` (cancel, pause, resume).
 ///
 /// Generic over its clock, with the pools and the producer behind seams (``WorkerDispatchPool``,
 /// the `publisher` closure), so its tests drive time by hand on an `EmbeddedEventLoop`.
@@ -274,46 +274,6 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         if topic == configuration.topics.priority { return .priority }
         if topic == configuration.topics.retry { return .retry }
         return .campaign
-    }
-
-    // MARK: Timer
-
-    /// Sets the timer to the earliest deadline of the retry scheduler, the delayed sends, the
-    /// probes and the hold queue.
-    func armTimer() {
-        let deadline = [retries.nextDeadline, delayedSends.nextDeadline, nextProbe, holds.nextExpiry].compactMap { $0 }.min()
-        guard let deadline else { return }
-        if let timerDeadline, timerDeadline <= deadline, timer != nil { return }
-        timer?.cancel()
-        timerDeadline = deadline
-        let delay = clock.now.duration(to: deadline)
-        timer = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) {
-            self.timerFired()
-        }
-    }
-
-    private func timerFired() {
-        timer = nil
-        timerDeadline = nil
-        guard phase != .finished else { return }
-        let now = clock.now
-        for batch in retries.collectDue(now: now) { release(batch) }
-        for batch in delayedSends.collectDue(now: now) { release(batch) }
-        startDueProbes(now: now)
-        handOffExpiredHolds(now: now)
-        armTimer()
-        schedulePump()
-    }
-
-    /// Due notifications go out again, except while draining, when they go to the retry topic.
-    func release(_ batch: RetryScheduler.StateMachine<C>.Batch) {
-        guard phase == .running else {
-            handOff(batch)
-            return
-        }
-        for notification in batch.notifications {
-            ready.append(DispatchItem(notification: notification, metricsLane: .retry, enqueuedAtMilliseconds: nil))
-        }
     }
 
     // MARK: Statistics

@@ -1,0 +1,43 @@
+import NIOCore
+
+/// One timer for everything due later: retries, rate-limit delays, probes of unhealthy pools and
+/// paused campaigns' held work (split from `WorkerCore.swift` to keep files short).
+extension WorkerCore {
+    /// Sets the timer to the earliest deadline of the retry scheduler, the delayed sends, the
+    /// probes and the hold queue.
+    func armTimer() {
+        let deadline = [retries.nextDeadline, delayedSends.nextDeadline, nextProbe, holds.nextExpiry].compactMap { $0 }.min()
+        guard let deadline else { return }
+        if let timerDeadline, timerDeadline <= deadline, timer != nil { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        let delay = clock.now.duration(to: deadline)
+        timer = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) {
+            self.timerFired()
+        }
+    }
+
+    private func timerFired() {
+        timer = nil
+        timerDeadline = nil
+        guard phase != .finished else { return }
+        let now = clock.now
+        for batch in retries.collectDue(now: now) { release(batch) }
+        for batch in delayedSends.collectDue(now: now) { release(batch) }
+        startDueProbes(now: now)
+        handOffExpiredHolds(now: now)
+        armTimer()
+        schedulePump()
+    }
+
+    /// Due notifications go out again, except while draining, when they go to the retry topic.
+    func release(_ batch: RetryScheduler.StateMachine<C>.Batch) {
+        guard phase == .running else {
+            handOff(batch)
+            return
+        }
+        for notification in batch.notifications {
+            ready.append(DispatchItem(notification: notification, metricsLane: .retry, enqueuedAtMilliseconds: nil))
+        }
+    }
+}
