@@ -1,5 +1,6 @@
 import SalvoAPNs
 import SalvoKafka
+import Synchronization
 import Testing
 @testable import SalvoWorker
 
@@ -162,5 +163,57 @@ struct WorkerCoreCampaignTests {
         harness.consume(Self.perUser(0..<3), topic: CoreHarness.topics.priority)
         harness.consume([CoreHarness.campaign("plain", tokens: 0..<5)])
         #expect(harness.pool.unanswered.count == 8)
+    }
+
+    @Test("a retry record of a paused campaign waits for its due time like any other, then is held, not sent")
+    func pausedRetryRecordHeldWhenDue() throws {
+        let harness = try CoreHarness(streams: 10)
+        harness.core.controlChanged(Self.state(("spring", .pause)))
+        let due = UTCTimestamp.now().millisecondsSince1970 + 1_000
+        let record = #"{"id":"r1","app":"news","campaign_id":"spring","payload":{"aps":{}},"tokens":["\#(Fixtures.tokenHex(7))"],"retry":{"attempt":2,"due_at_ms":\#(due)}}"#
+        harness.consume([record], topic: CoreHarness.topics.retry)
+        #expect(harness.statistics.retryDepth == 1)
+        harness.advance(by: .milliseconds(1_200))
+        #expect(harness.pool.unanswered.isEmpty, "released by the retry scheduler, diverted before dispatch")
+        #expect(harness.statistics.retryDepth == 0)
+        #expect(harness.statistics.held == 1)
+    }
+
+    @Test("a drain hands held work to the retry topic and its jobs commit once the records are acknowledged")
+    func drainHandsOffHeldWork() throws {
+        let harness = try CoreHarness(streams: 10)
+        harness.consume([Self.job("a1", campaign: "spring", tokens: 0..<50)])
+        harness.core.controlChanged(Self.state(("spring", .pause)))
+        harness.loop.run()
+        #expect(harness.statistics.held == 30)
+        let drained = harness.loop.makePromise(of: Void.self)
+        harness.core.beginDrain(within: .seconds(10), promise: drained)
+        harness.loop.run()
+        harness.answer { _ in ScriptedPool.accepted }
+        let records = harness.acknowledgeRecords()
+        #expect(records.map(\.kind) == [.retry])
+        #expect(harness.statistics.held == 0)
+        #expect(harness.statistics.heldHandedOff == 30)
+        #expect(harness.committed.map(\.offset) == [0], "the begun job completes: 20 sent, 30 handed off")
+        let finished = Mutex(false)
+        drained.futureResult.whenSuccess { finished.withLock { $0 = true } }
+        harness.loop.run()
+        #expect(finished.withLock { $0 }, "the drain ends once the hand-off is acknowledged")
+    }
+
+    @Test("a revoke takes a partition's held work with its other work: a begun job's goes to the retry topic, so it commits")
+    func revokeTakesHeldWork() throws {
+        let harness = try CoreHarness(streams: 10)
+        harness.consume([Self.job("a1", campaign: "spring", tokens: 0..<50)])
+        harness.core.controlChanged(Self.state(("spring", .pause)))
+        harness.loop.run()
+        #expect(harness.statistics.held == 30)
+        harness.core.revoking([SourcePosition.Partition(topic: CoreHarness.topics.jobs, partition: 0)]) {}
+        harness.loop.run()
+        #expect(harness.statistics.held == 0)
+        #expect(harness.statistics.handedOffOnRevoke == 30)
+        harness.answer { _ in ScriptedPool.accepted }
+        harness.acknowledgeRecords()
+        #expect(harness.committed.map(\.offset) == [0])
     }
 }
