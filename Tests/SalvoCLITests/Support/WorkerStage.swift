@@ -220,14 +220,10 @@ final class WorkerStage: Sendable {
         let counts = try await messageCounts(of: topic)
         var logger = Logger(label: "salvo.e2e.offsets")
         logger.logLevel = .critical
-        var configuration = KafkaConsumerConfiguration(
-            client: KafkaClientConfiguration(bootstrapServers: cluster.brokers), groupID: group, topics: [topic])
-        configuration.sessionTimeout = .seconds(6)
-        configuration.heartbeatInterval = .milliseconds(500)
-        let consumer = try KafkaConsumer(configuration: configuration, logger: logger)
         let partitions = counts.keys.sorted().map { KafkaTopicPartition(topic: topic, partition: $0) }
-        let committed = try await consumer.committedOffsets(for: partitions)
-        try? await consumer.close()
+        // Without joining the group: a consumer would start a rebalance of the workers at each look.
+        let committed = try await KafkaGroupOffsets.committed(
+            group: group, partitions: partitions, client: KafkaClientConfiguration(bootstrapServers: cluster.brokers), logger: logger)
         return partitions.compactMap { partition in
             let have = committed[partition] ?? nil
             let want = counts[partition.partition]!

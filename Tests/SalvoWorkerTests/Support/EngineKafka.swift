@@ -114,12 +114,10 @@ final class EngineKafka: Sendable {
 
     /// The worker group's committed offsets for `topic`'s partitions `0..<partitions`.
     func committedOffsets(group: String, topic: String, partitions: Int) async throws -> [Int32: Int64?] {
-        let consumer = try KafkaConsumer(
-            configuration: KafkaConsumerConfiguration(client: client, groupID: group, topics: [topic]), logger: Self.logger)
-        let offsets = try await consumer.committedOffsets(
-            for: (0..<Int32(partitions)).map { KafkaTopicPartition(topic: topic, partition: $0) })
-        consumer.pauseAll()
-        try await consumer.close()
+        // Without joining the group, which would rebalance the workers under test.
+        let offsets = try await KafkaGroupOffsets.committed(
+            group: group, partitions: (0..<Int32(partitions)).map { KafkaTopicPartition(topic: topic, partition: $0) }, client: client,
+            logger: Self.logger)
         return Dictionary(uniqueKeysWithValues: offsets.map { ($0.key.partition, $0.value) })
     }
 }
