@@ -211,7 +211,11 @@ public final class WorkerEngine: Service, Sendable {
             client: configuration.kafka, groupID: configuration.groupID + ".priority", topics: [configuration.topics.priority])
         priority.closeTimeout = closeTimeout
         priority.commitInterval = configuration.commitInterval
-        priority.properties = configuration.kafkaConsumerProperties
+        // A per-user push waits out an idle fetch: brokers that hold it for the whole
+        // `fetch.wait.max.ms` (librdkafka's default 500 ms; Tansu does) add that to its latency.
+        // 10 ms costs a fetch request per 10 ms while idle (docs/benchmarks.md, issue 21); a value
+        // in `kafka.consumer_properties` wins.
+        priority.properties = ["fetch.wait.max.ms": "10"].merging(configuration.kafkaConsumerProperties) { _, configured in configured }
         priority.readsKeysAndHeaders = false
         priority.assignmentStrategy = configuration.assignmentStrategy
         let (loop, revokeWait) = (eventLoop, configuration.revokeWait)
