@@ -61,7 +61,7 @@ struct DemoCommand: AsyncParsableCommand {
             report: outcome.report, worker: outcome.worker, mock: outcome.mock,
             setting: DemoSummary.Setting(kafka: kafka.description, mockPort: outcome.mockPort, scale: scale, load: outcome.load),
             cpuSeconds: CPUTime.current(.process) - cpuBefore, wallSeconds: (ContinuousClock.now - started).seconds,
-            drainSeconds: outcome.drain.seconds)
+            drainSeconds: outcome.drain.seconds, live: outcome.live)
         let text = summary.text
         print("")
         print(text, terminator: "")

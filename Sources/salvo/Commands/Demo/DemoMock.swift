@@ -34,6 +34,7 @@ struct DemoMock {
             configuration.transport = .tls(try material.serverTLS(acceptClientCertificates: false))
             configuration.tokenKeys = [material.tokenKey]
             configuration.scenario = DemoScenario.mockScenario
+            configuration.broadcastHost = "127.0.0.1"  // Live Activity channels (ChannelsDemo)
             server = try MockAPNsServer(
                 configuration: configuration, listeners: listeners, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
         } catch {

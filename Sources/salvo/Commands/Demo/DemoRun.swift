@@ -19,6 +19,7 @@ struct DemoRun {
         var mockPort: Int
         var load: String
         var drain: Duration
+        var live = ChannelsDemo()
     }
 
     let kafka: DemoKafka
@@ -54,13 +55,14 @@ struct DemoRun {
         }
         await producer.shutdown(timeout: .seconds(5))
         let stats = mock.server.stats()
+        let live = await ChannelsDemo.run(mock: mock)  // after the snapshot: the load's counts stay its own
         await mock.server.shutdown()
         var report = measured.report
         report.mockStats = stats
         report.problems = LoadTestReport.problems(of: report.snapshot, mockStats: stats, checksFeedback: true, checksDeadLetters: true)
         return Outcome(
             report: report, worker: measured.worker, mock: stats, mockPort: mock.port, load: Self.describe(scenario, plan: run.plan),
-            drain: measured.drain)
+            drain: measured.drain, live: live)
     }
 
     /// Runs the worker for the load; the worker is drained on every path.

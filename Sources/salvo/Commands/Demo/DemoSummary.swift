@@ -24,6 +24,7 @@ struct DemoSummary {
     let cpuSeconds: Double
     let wallSeconds: Double
     let drainSeconds: Double
+    var live = ChannelsDemo()
 
     /// Everything that disagrees; empty when the demo passed.
     var problems: [String] {
@@ -47,7 +48,7 @@ struct DemoSummary {
         }
         require("dead letters (seen on the DLQ topic)", seen.deadLettersTotal, equals: expected.deadLettersTotal)
         require("dead letters acknowledged (worker)", worker.deadLettersAcknowledged, equals: expected.deadLettersTotal)
-        return problems
+        return problems + live.problems
     }
 
     /// Notifications the worker sent again (in-process retries, retry-topic hand-offs, replays
@@ -64,6 +65,7 @@ struct DemoSummary {
         lines.append("  apns    mock APNs over TLS on 127.0.0.1:\(setting.mockPort), CA generated for this run, every provider token (JWT) verified")
         lines.append("  worker  one WorkerEngine in this process, \(DemoMock.connections) HTTP/2 connections to APNs")
         lines.append("  load    \(setting.load)")
+        lines += live.lines
         lines.append("")
         lines.append(Self.row("", "expected", "seen", "worker", "mock /stats"))
         lines.append(Self.row("delivered", expected.deliveredTotal, seen.deliveredTotal, worker.delivered, mock.accepted))
