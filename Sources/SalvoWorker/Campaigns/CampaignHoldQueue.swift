@@ -34,6 +34,16 @@ public struct CampaignHoldQueue<Item: Sendable, Instant: InstantProtocol & Senda
         return nil
     }
 
+    /// Holds as many of `items` as fit, with one lookup of the campaign (a pause sweeps a whole
+    /// campaign at once); returns those that did not fit, in order.
+    public mutating func hold(contentsOf items: some Collection<Item>, campaignID: String, now: Instant) -> [Item] {
+        let fitting = min(items.count, capacity - count)
+        guard fitting > 0 else { return Array(items) }
+        campaigns[campaignID, default: []].append(contentsOf: items.prefix(fitting).lazy.map { Held(item: $0, since: now) })
+        count += fitting
+        return Array(items.dropFirst(fitting))
+    }
+
     /// Takes every item of the campaign, in the order held (on resume: send them; on cancel:
     /// finish them as cancelled).
     public mutating func take(campaignID: String) -> [Item] {

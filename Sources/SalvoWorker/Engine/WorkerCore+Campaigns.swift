@@ -24,14 +24,30 @@ extension WorkerCore {
         guard phase != .finished else { return }
         let now = clock.now
         for (campaignID, decision) in state.changes(since: previous) {
+            let affected: Int
             switch decision {
             case .cancel:
-                finishCancelled(sweep(campaignID) + holds.take(campaignID: campaignID))
+                let before = statistics.cancelled
+                finishCancelled(sweep(campaignID, cancelLaneWork: true) + holds.take(campaignID: campaignID))
+                affected = statistics.cancelled - before
             case .hold:
-                hold(sweep(campaignID), now: now)
+                let held = sweep(campaignID)
+                affected = held.count
+                hold(held, now: now)
             case .send:
-                resumed.append(contentsOf: holds.take(campaignID: campaignID))
+                let released = holds.take(campaignID: campaignID)
+                affected = released.count
+                resumed.append(contentsOf: released)
             }
+            // What operators check after a command (ops/RUNBOOK.md); `applied_at_ms` is what the
+            // acceptance test measures the fleet's reaction by.
+            logger.notice(
+                "campaign command applied",
+                metadata: [
+                    "campaign_id": "\(campaignID)", "decision": "\(decision)", "notifications": "\(affected)",
+                    "applied_at_ms": "\(UTCTimestamp.now().millisecondsSince1970)",
+                    "took_ms": "\(now.duration(to: clock.now).nanoseconds / 1_000_000)",
+                ])
         }
         armTimer()
         schedulePump()
@@ -56,10 +72,20 @@ extension WorkerCore {
 
     /// Every notification of the campaign that is here and not in flight: queued in the lanes,
     /// delayed by a rate limit, waiting for a retry or a replay, parked by pool health, resumed.
-    private func sweep(_ campaignID: String) -> [PushNotification] {
+    /// `cancelLaneWork`: the lanes' jobs are finished as cancelled here, by index, without building
+    /// their notifications (a cancel of a large campaign would otherwise hold the loop for it).
+    private func sweep(_ campaignID: String, cancelLaneWork: Bool = false) -> [PushNotification] {
         var swept: [PushNotification] = []
         for (unit, first) in scheduler.removeAll(where: { $0.job.campaignID == campaignID }) {
-            swept += (first..<unit.job.notificationCount).map(unit.notification(at:))
+            guard cancelLaneWork else {
+                swept += (first..<unit.job.notificationCount).map(unit.notification(at:))
+                continue
+            }
+            let job = unit.reference
+            for index in first..<unit.job.notificationCount {
+                ledgerAction(ledger.notificationFinished(job.source, generation: job.ledgerGeneration, index: Int32(truncatingIfNeeded: index)))
+            }
+            countCancelled(app: job.app, campaignID: job.campaignID, isRetry: unit.attempt > 1, count: unit.job.notificationCount - first)
         }
         let isCampaign: (PushNotification) -> Bool = { $0.job.campaignID == campaignID }
         for batch in retries.removeAll(where: isCampaign) + delayedSends.removeAll(where: isCampaign) {
@@ -91,10 +117,13 @@ extension WorkerCore {
         guard !notifications.isEmpty else { return }
         let wasEmpty = holds.isEmpty
         var overflow: [PushNotification] = []
-        for notification in notifications {
-            if let refused = holds.hold(notification, campaignID: notification.job.campaignID ?? "", now: now) {
-                overflow.append(refused)
-            }
+        // Usually one campaign (a sweep, a job): held in runs, one queue lookup per run.
+        var start = notifications.startIndex
+        while start < notifications.endIndex {
+            let campaignID = notifications[start].job.campaignID
+            let end = notifications[start...].firstIndex { $0.job.campaignID != campaignID } ?? notifications.endIndex
+            overflow += holds.hold(contentsOf: notifications[start..<end], campaignID: campaignID ?? "", now: now)
+            start = end
         }
         handOffHeld(overflow, now: now)
         if wasEmpty { armTimer() }
@@ -133,9 +162,18 @@ extension WorkerCore {
             ledgerAction(ledger.notificationFinished(
                 notification.job.source, generation: notification.job.ledgerGeneration, index: notification.index))
         }
-        for (key, count) in Dictionary(grouping: notifications, by: CancelKey.init).mapValues(\.count) {
-            countCancelled(app: key.app, campaignID: key.campaignID, isRetry: key.isRetry, count: count)
+        // Counted per run of one job's notifications (they come in runs), not hashed one by one.
+        var run: (key: CancelKey, count: Int)?
+        for notification in notifications {
+            let key = CancelKey(notification)
+            if let current = run, current.key == key {
+                run = (key, current.count + 1)
+                continue
+            }
+            if let run { countCancelled(app: run.key.app, campaignID: run.key.campaignID, isRetry: run.key.isRetry, count: run.count) }
+            run = (key, 1)
         }
+        if let run { countCancelled(app: run.key.app, campaignID: run.key.campaignID, isRetry: run.key.isRetry, count: run.count) }
     }
 
     /// Counts `count` cancelled notifications (statistics, metrics, campaign progress).
