@@ -16,6 +16,7 @@ public enum KafkaGroupOffsets {
         timeout: Duration = .seconds(10),
         logger: Logger = Logger(label: "salvo.kafka.offsets")
     ) async throws(KafkaError) -> [KafkaTopicPartition: Int64?] {
+        guard !partitions.isEmpty else { return [:] }
         let settings = KafkaConsumerConfiguration(client: client, groupID: group, topics: partitions.map(\.topic))
         try settings.validate()
         let rdKafkaClient = try RDKafkaClient.make(

@@ -22,8 +22,8 @@ extension WorkerEngine {
             loop.execute { core.value.controlChanged(state) }
         }
         do {
-            try await follower.start()
-        } catch let error where error.code == .unknownTopic {
+            try await whenKafkaAnswers(configuration.topics.control) { () throws(KafkaError) in try await follower.start() }
+        } catch let error as KafkaError where error.code == .unknownTopic {
             await follower.close()
             logger.warning(
                 "campaign control off: cancel, pause and resume are not followed (salvo topics create makes the topic)",

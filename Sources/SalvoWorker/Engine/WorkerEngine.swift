@@ -86,7 +86,13 @@ public final class WorkerEngine: Service, Sendable {
         let kafkaMetrics = WorkerKafkaMetrics(topics: configuration.topics)
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger, observer: kafkaMetrics.producerObserver)
         // Read before the consumers join: a partition resumed after a crash finds its checkpoint.
-        let (checkpointFollower, checkpoints) = await startCheckpoints()
+        let (checkpointFollower, checkpoints): (CheckpointFollower?, CheckpointAccess)
+        do {
+            (checkpointFollower, checkpoints) = try await startCheckpoints()
+        } catch {
+            await producer.shutdown(timeout: .seconds(1))
+            throw error
+        }
         // The consumers exist before the core (whose `markDone` calls them); their revoke barrier
         // and commit reports reach the core through this once it is made.
         let coreBox = CoreBox()
@@ -95,6 +101,7 @@ public final class WorkerEngine: Service, Sendable {
         do {
             control = try await startCampaignControl(coreBox)
         } catch {
+            await checkpointFollower?.close()
             await producer.shutdown(timeout: .seconds(1))
             throw error
         }
@@ -167,33 +174,6 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     // MARK: Start
-
-    /// Follows the progress topic for job checkpoints. Without the topic (or a broker that cannot
-    /// be read in time) the worker runs without checkpoints, as before them, and says so: it then
-    /// re-sends a partly sent job whole after a crash.
-    private func startCheckpoints() async -> (CheckpointFollower?, CheckpointAccess) {
-        let groups = [configuration.groupID, configuration.groupID + ".priority"]
-        let priorityTopic = configuration.topics.priority
-        do {
-            let follower = try CheckpointFollower(
-                topic: configuration.topics.progress, groups: Set(groups), client: configuration.kafka, logger: logger)
-            do {
-                try await follower.start(timeout: .seconds(15))
-            } catch {
-                await follower.close()
-                throw error
-            }
-            let access = CheckpointAccess(
-                lookup: { follower.checkpoint(for: $0) }, topic: configuration.topics.progress,
-                group: { $0.topic == priorityTopic ? groups[1] : groups[0] })
-            return (follower, access)
-        } catch {
-            logger.warning(
-                "job checkpoints off: a crash re-sends partly sent jobs whole (salvo topics create makes the topic)",
-                metadata: ["topic": "\(configuration.topics.progress)", "error": "\(error)"])
-            return (nil, .none)
-        }
-    }
 
     private func makeConsumers(_ coreBox: CoreBox) throws(KafkaError) -> Consumers {
         let closeTimeout = min(.seconds(30), configuration.drainDeadline / 5)

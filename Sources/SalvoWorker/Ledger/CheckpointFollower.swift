@@ -31,19 +31,23 @@ final class CheckpointFollower: Sendable {
         self.reader.withLock { $0 = reader }
     }
 
-    /// Starts reading and waits (at most `timeout`) until the topic was read to the end it had.
-    /// Throws `.unknownTopic` when the topic is missing, `.timedOut` when the end was not reached.
+    /// Starts reading. Throws `.unknownTopic` when the topic is missing, and what the metadata
+    /// request met when the broker does not answer (the caller may try again).
     func start(timeout: Duration) async throws(KafkaError) {
         guard let reader = reader.withLock({ $0 }) else { throw KafkaError(code: .shutdown, message: "the checkpoint follower is closed") }
         try await reader.start(timeout: timeout)
+    }
+
+    /// Waits (at most `timeout`) until the topic was read to the end it had at start; returns
+    /// whether it was. Later records keep arriving either way.
+    func waitUntilCaughtUp(timeout: Duration) async -> Bool {
         let started = ContinuousClock.now
         // Polled: this runs once, at start.
         while !shared.withLock({ $0.isCaughtUp }) {
-            guard started.duration(to: .now) < timeout else {
-                throw KafkaError(code: .timedOut, message: "\(topic) was not read to its end within \(timeout)")
-            }
+            guard started.duration(to: .now) < timeout, !Task.isCancelled else { return false }
             try? await Task.sleep(for: .milliseconds(20))
         }
+        return true
     }
 
     /// The latest checkpoint recorded for `partition`.
