@@ -88,22 +88,9 @@ extension WorkerCore {
             countCancelled(app: job.app, campaignID: job.campaignID, isRetry: unit.attempt > 1, count: unit.job.notificationCount - first)
         }
         let isCampaign: (PushNotification) -> Bool = { $0.job.campaignID == campaignID }
-        for batch in retries.removeAll(where: isCampaign) + delayedSends.removeAll(where: isCampaign) {
-            swept += batch.notifications
-        }
-        ready.removeAll { item in
-            guard isCampaign(item.notification) else { return false }
-            swept.append(item.notification)
-            return true
-        }
-        for index in slots.indices where !slots[index].parked.isEmpty {
-            slots[index].parked.removeAll { item in
-                guard isCampaign(item.notification) else { return false }
-                swept.append(item.notification)
-                parkedCount -= 1
-                return true
-            }
-        }
+        let (scheduled, dueNow) = takeWaiting(where: isCampaign)
+        for batch in scheduled { swept += batch.notifications }
+        swept += dueNow
         resumed.removeAll { notification in
             guard isCampaign(notification) else { return false }
             swept.append(notification)

@@ -85,21 +85,7 @@ extension WorkerCore {
         }
         let isRevoked: (PushNotification) -> Bool = { partitions.contains($0.job.source.partitionKey) }
         // Retries and delayed sends keep their due times; replays and parked work are due now.
-        var batches = retries.removeAll(where: isRevoked) + delayedSends.removeAll(where: isRevoked)
-        var dueNow: [PushNotification] = []
-        ready.removeAll { item in
-            guard isRevoked(item.notification) else { return false }
-            dueNow.append(item.notification)
-            return true
-        }
-        for index in slots.indices where !slots[index].parked.isEmpty {
-            slots[index].parked.removeAll { item in
-                guard isRevoked(item.notification) else { return false }
-                dueNow.append(item.notification)
-                parkedCount -= 1
-                return true
-            }
-        }
+        var (batches, dueNow) = takeWaiting(where: isRevoked)
         // Paused campaigns' work, which the next owner holds again (or sends, once resumed).
         dueNow += removeHeld(where: isRevoked)
         for (app, notifications) in Dictionary(grouping: dueNow, by: { $0.job.app }) {
