@@ -19,10 +19,12 @@ public struct LoadTestJob: Sendable {
     public var deadLetterReason: String?
     /// A second production of an earlier job (same id, same bytes).
     public var isDuplicate: Bool
+    /// The ``LoadTestScenario/Campaign/name`` of a named campaign's job, else nil.
+    public var campaign: String?
 
     public init(
         id: String, lane: LoadTestLane, scheduledAtMilliseconds: Int64, offsetNanoseconds: Int64, value: [UInt8],
-        tokens: [LoadTestTokenSource.Choice], deadLetterReason: String?, isDuplicate: Bool
+        tokens: [LoadTestTokenSource.Choice], deadLetterReason: String?, isDuplicate: Bool, campaign: String? = nil
     ) {
         self.id = id
         self.lane = lane
@@ -32,6 +34,7 @@ public struct LoadTestJob: Sendable {
         self.tokens = tokens
         self.deadLetterReason = deadLetterReason
         self.isDuplicate = isDuplicate
+        self.campaign = campaign
     }
 
     /// Kafka header carrying ``scheduledAtMilliseconds`` as decimal text.

@@ -40,8 +40,8 @@ public struct LoadTestJobFactory: Sendable {
         for _ in 0..<arrival.tokenCount { choices.append(try tokens.next()) }
         let job = LoadTestJob(
             id: id, lane: arrival.lane, scheduledAtMilliseconds: scheduled, offsetNanoseconds: arrival.offsetNanoseconds,
-            value: body(id: id, lane: arrival.lane, tokens: choices), tokens: choices, deadLetterReason: nil,
-            isDuplicate: false)
+            value: body(id: id, lane: arrival.lane, campaign: arrival.campaign, tokens: choices), tokens: choices,
+            deadLetterReason: nil, isDuplicate: false, campaign: arrival.campaign)
         goodJobs += 1
         guard Self.isDue(count: duplicates, total: goodJobs, ratio: scenario.mix.duplicateJobs) else { return [job] }
         duplicates += 1
@@ -55,7 +55,7 @@ public struct LoadTestJobFactory: Sendable {
         count < Int((Double(total) * ratio).rounded(.down))
     }
 
-    private func body(id: String, lane: LoadTestLane, tokens: [LoadTestTokenSource.Choice]) -> [UInt8] {
+    private func body(id: String, lane: LoadTestLane, campaign: String?, tokens: [LoadTestTokenSource.Choice]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(payload.utf8.count + 128 + tokens.count * 67)
         bytes += #"{"id":"\#(id)","app":"\#(scenario.app)","#.utf8
@@ -65,7 +65,7 @@ public struct LoadTestJobFactory: Sendable {
             bytes += tokens[0].token.hexBytes
             bytes += #"","#.utf8
         case .campaign:
-            bytes += #""campaign_id":"\#(runID)","priority":5,"tokens":["#.utf8
+            bytes += #""campaign_id":"\#(LoadTestScenario.Campaign.campaignID(name: campaign, runID: runID))","priority":5,"tokens":["#.utf8
             for (index, choice) in tokens.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(UInt8(ascii: "\""))

@@ -4,7 +4,8 @@
 /// Per-user arrivals are evenly spaced by the instantaneous rate. With a linear ramp from `r0` to
 /// `r1` over `D` seconds, `n` jobs are due by time `t` when `r0·t + (r1−r0)·t²/(2D) = n`, so the
 /// `n`-th arrival is the positive root of that quadratic. Campaign jobs arrive at the phase start
-/// and every `every_seconds` after it. The two streams are merged in time order.
+/// and every `every_seconds` after it (each of a phase's campaigns on its own). The streams are
+/// merged in time order; at equal times campaigns come first, in the order given.
 public struct LoadTestSchedule: Sequence, Sendable {
     public struct Arrival: Sendable, Hashable {
         /// Nanoseconds after the run's start.
@@ -14,6 +15,9 @@ public struct LoadTestSchedule: Sequence, Sendable {
         public var tokenCount: Int
         /// Index of the phase in the scenario.
         public var phase: Int
+        /// The ``LoadTestScenario/Campaign/name`` of a campaign job; nil for a per-user job or an
+        /// unnamed campaign.
+        public var campaign: String? = nil
     }
 
     public let phases: [LoadTestScenario.Phase]
@@ -51,7 +55,7 @@ public struct LoadTestSchedule: Sequence, Sendable {
         private var phaseIndex = 0
         private var phaseStart: Double = 0
         private var perUserIndex = 0
-        private var campaignIndex = 0
+        private var campaignIndices: [Int] = []
 
         init(phases: [LoadTestScenario.Phase]) {
             self.phases = phases
@@ -61,22 +65,28 @@ public struct LoadTestSchedule: Sequence, Sendable {
             while phaseIndex < phases.count {
                 let phase = phases[phaseIndex]
                 let perUser = LoadTestSchedule.perUserOffset(perUserIndex, phase: phase)
-                let campaign = phase.campaign.flatMap { campaign -> Double? in
-                    let t = Double(campaignIndex) * campaign.everySeconds
-                    return t < phase.durationSeconds ? t : nil
+                if campaignIndices.count != phase.campaigns.count { campaignIndices = Array(repeating: 0, count: phase.campaigns.count) }
+                // The earliest next burst of the phase's campaigns (the first campaign on a tie).
+                var next: (index: Int, offset: Double)?
+                for (index, campaign) in phase.campaigns.enumerated() {
+                    let t = Double(campaignIndices[index]) * campaign.everySeconds
+                    if t < phase.durationSeconds && (next == nil || t < next!.offset) { next = (index, t) }
                 }
-                switch (perUser, campaign) {
+                switch (perUser, next) {
                 case (nil, nil):
                     phaseStart += phase.durationSeconds
                     phaseIndex += 1
                     perUserIndex = 0
-                    campaignIndex = 0
-                case (let user?, let burst) where burst == nil || user < burst!:
+                    campaignIndices = []
+                case (let user?, let burst) where burst == nil || user < burst!.offset:
                     perUserIndex += 1
                     return arrival(at: user, lane: .priority, tokens: 1)
                 case (_, let burst?):
-                    campaignIndex += 1
-                    return arrival(at: burst, lane: .campaign, tokens: phase.campaign!.tokensPerJob)
+                    campaignIndices[burst.index] += 1
+                    let campaign = phase.campaigns[burst.index]
+                    var arrival = arrival(at: burst.offset, lane: .campaign, tokens: campaign.tokensPerJob)
+                    arrival.campaign = campaign.name
+                    return arrival
                 default:
                     return nil
                 }

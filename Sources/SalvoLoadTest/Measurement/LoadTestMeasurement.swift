@@ -16,6 +16,7 @@ public final class LoadTestMeasurement: Sendable {
         var scheduledAtMilliseconds: Int64
         var lane: LoadTestLane
         var accepted: Bool
+        var campaign: String?
     }
 
     struct Bucket {
@@ -35,6 +36,10 @@ public final class LoadTestMeasurement: Sendable {
         var scheduleLag = LoadTestLatencySummary.makeHistogram()
         var buckets: [Bucket] = []
         var consumerLag: [LoadTestReport.LagPoint] = []
+        /// Named campaigns (LoadTestMeasurement+Campaigns.swift).
+        var campaigns: [String: CampaignTally] = [:]
+        var feedbackCampaign: [String: String] = [:]
+        var cancelled: Set<String> = []
     }
 
     /// The run's id (the prefix of every job id).
@@ -44,7 +49,7 @@ public final class LoadTestMeasurement: Sendable {
     public let bucketSeconds: Int
     /// Timelines stop growing here (a record timestamp far in the future must not allocate).
     static let maximumBuckets = 20_000
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     /// `startMilliseconds` may be moved later with ``begin(atMilliseconds:)``, when the run
     /// really starts (the measurement exists earlier so a mock can be wired to it first).
@@ -89,15 +94,22 @@ public final class LoadTestMeasurement: Sendable {
                 return
             }
             state.expectations.notifications += job.tokens.count
+            if let name = job.campaign { state.campaigns[name, default: CampaignTally()].notifications += job.tokens.count }
             for (choice, id) in zip(job.tokens, ids) {
                 switch choice.fate {
                 case .valid:
-                    state.entries[id] = Entry(scheduledAtMilliseconds: job.scheduledAtMilliseconds, lane: job.lane, accepted: false)
+                    state.entries[id] = Entry(
+                        scheduledAtMilliseconds: job.scheduledAtMilliseconds, lane: job.lane, accepted: false, campaign: job.campaign)
                     state.expectations.delivered[job.lane.rawValue, default: 0] += 1
+                    if let name = job.campaign { state.campaigns[name, default: CampaignTally()].expectedDelivered += 1 }
                 case .unregistered, .badDeviceToken:
                     let reason = Self.reason(choice.fate)
                     state.expectedFeedback[choice.token.hex] = reason
                     state.expectations.feedback[reason, default: 0] += 1
+                    if let name = job.campaign {
+                        state.feedbackCampaign[choice.token.hex] = name
+                        state.campaigns[name, default: CampaignTally()].expectedFeedback[reason, default: 0] += 1
+                    }
                 }
             }
         }
@@ -139,6 +151,7 @@ public final class LoadTestMeasurement: Sendable {
             }
             let value = UInt64(latency)
             state.observations.delivered[entry.lane.rawValue, default: 0] += 1
+            if let name = entry.campaign { state.campaigns[name, default: CampaignTally()].deliveredAt.append(receivedAtMilliseconds) }
             let offset = receivedAtMilliseconds - startMilliseconds
             state.observations.lastDeliveryOffsetMilliseconds = max(state.observations.lastDeliveryOffsetMilliseconds ?? offset, offset)
             state.overall.record(value)
@@ -160,6 +173,7 @@ public final class LoadTestMeasurement: Sendable {
             }
             if state.seenFeedback.insert(token).inserted {
                 state.observations.feedback[reason, default: 0] += 1
+                if let name = state.feedbackCampaign[token] { state.campaigns[name, default: CampaignTally()].seenFeedback[reason, default: 0] += 1 }
             } else {
                 state.observations.duplicateFeedback += 1
             }
@@ -174,8 +188,9 @@ public final class LoadTestMeasurement: Sendable {
     /// The counts and latencies so far.
     public func snapshot() -> LoadTestSnapshot {
         state.withLock { state in
-            LoadTestSnapshot(
-                expectations: state.expectations, observations: state.observations,
+            let (expectations, observations) = Self.excludingCancelled(state)
+            return LoadTestSnapshot(
+                expectations: expectations, observations: observations,
                 latency: LoadTestLatencySummary(state.overall),
                 lanes: Dictionary(uniqueKeysWithValues: state.lanes.map { ($0.key.rawValue, LoadTestLatencySummary($0.value)) }),
                 scheduleLag: LoadTestLatencySummary(state.scheduleLag))
@@ -211,7 +226,10 @@ public final class LoadTestMeasurement: Sendable {
     /// Tokens of expected feedback not seen yet (for the report's missing list).
     func missingFeedback(limit: Int) -> [String] {
         state.withLock { state in
-            Array(state.expectedFeedback.keys.filter { !state.seenFeedback.contains($0) }.sorted().prefix(limit))
+            let missing = state.expectedFeedback.keys.filter { token in
+                !state.seenFeedback.contains(token) && !(state.feedbackCampaign[token].map { state.cancelled.contains($0) } ?? false)
+            }
+            return Array(missing.sorted().prefix(limit))
         }
     }
 

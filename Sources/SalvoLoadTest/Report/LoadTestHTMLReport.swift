@@ -13,7 +13,7 @@ public enum LoadTestHTMLReport {
         html += "<h1>Load test: \(escape(report.scenario))</h1>\n"
         html += "<p class=\"\(report.passed ? "pass" : "fail")\"><strong>\(report.passed ? "PASS" : "FAIL")</strong>"
         html += report.failures.isEmpty ? "" : ": " + report.failures.map(escape).joined(separator: "; ")
-        html += "</p>\n" + objectivesTable(report)
+        html += "</p>\n" + objectivesTable(report) + controlTable(report)
         html += "<h2>Summary</h2>\n<pre>\(escape(text))</pre>\n"
         html += "<h2>Throughput over time</h2>\n" + throughputChart(report).render() + "\n"
         html += "<p>Notifications per second handed to Kafka (produced) and accepted by the mock (delivered), per \(report.bucketSeconds)-second bucket.</p>\n"
@@ -68,6 +68,25 @@ public enum LoadTestHTMLReport {
                 + "<td>\(escape(objective.limit.symbol)) \(LoadTestObjectiveResult.format(objective.target)) \(escape(objective.unit))</td>"
                 + "<td>\(escape(measured))</td>"
                 + "<td class=\"\(objective.met ? "pass" : "fail")\">\(objective.met ? "met" : "missed")</td></tr>"
+        }
+        return html + "</table>\n"
+    }
+
+    /// Each control action: when it was produced and what the mock and the workers saw after it.
+    static func controlTable(_ report: LoadTestReport) -> String {
+        guard !report.control.isEmpty else { return "" }
+        var html = "<h2>Campaign control</h2>\n<table><tr><th>action</th><th>campaign</th><th>at</th><th>produced</th>"
+            + "<th>delivered before / after</th><th>after +1 s (objective 0)</th><th>last after the command</th>"
+            + "<th>sent + cancelled / total</th></tr>"
+        for result in report.control {
+            let produced = result.producedAtOffsetMilliseconds.map { LoadTestControlResult.seconds($0) } ?? "never"
+            let grace = result.deliveredAfterGrace.map(String.init) ?? "–"
+            let last = result.lastDeliveryAfterMilliseconds.map { "\($0) ms" } ?? "none"
+            let progress = result.progress.map { "\($0.sent) + \($0.cancelled) / \(result.notifications)" } ?? "not read"
+            html += "<tr><td>\(result.action.rawValue)</td><td>\(escape(result.campaign)) (\(escape(result.campaignID)))</td>"
+                + "<td>\(escape(result.at))</td><td>\(escape(produced))</td><td>\(result.deliveredBefore) / \(result.deliveredAfter)</td>"
+                + "<td class=\"\(grace == "0" || grace == "–" ? "pass" : "fail")\">\(grace)</td><td>\(escape(last))</td>"
+                + "<td>\(escape(progress))</td></tr>"
         }
         return html + "</table>\n"
     }

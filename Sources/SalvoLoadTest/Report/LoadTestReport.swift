@@ -29,12 +29,14 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
     public var problems: [String]
     /// The scenario's objectives against their measurements (empty when it declares none).
     public var objectives: [LoadTestObjectiveResult]
+    /// The scenario's campaign-control actions and what came of them (empty when it has none).
+    public var control: [LoadTestControlResult] = []
 
     public init(
         scenario: String, mockScenario: String?, runID: String, startMilliseconds: Int64, plannedSeconds: Double,
         elapsedSeconds: Double, completed: Bool, snapshot: LoadTestSnapshot, timeline: [TimelinePoint], bucketSeconds: Int,
         distribution: [DistributionPoint], consumerLag: [LagPoint], mockStats: MockAPNsStats?, missingFeedbackSample: [String],
-        problems: [String], objectives: [LoadTestObjectiveResult] = []
+        problems: [String], objectives: [LoadTestObjectiveResult] = [], control: [LoadTestControlResult] = []
     ) {
         self.scenario = scenario
         self.mockScenario = mockScenario
@@ -52,6 +54,7 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
         self.missingFeedbackSample = missingFeedbackSample
         self.problems = problems
         self.objectives = objectives
+        self.control = control
     }
 
     /// Every expectation met and every objective met.

@@ -40,6 +40,11 @@ public enum LoadTestTextReport {
             lines.append("mock /stats  scenario \(stats.scenario): accepted \(stats.accepted), rejected \(stats.rejectedTotal), "
                 + "connections \(stats.connectionsTotal), goaways \(stats.goAwaysSent), resets \(stats.connectionResets)")
         }
+        if !report.control.isEmpty {
+            lines.append("")
+            lines.append("campaign control")
+            lines += report.control.flatMap(\.lines).map { "  " + $0 }
+        }
         if !report.objectives.isEmpty {
             lines.append("")
             lines.append("objectives")

@@ -3,11 +3,14 @@ public struct LoadTestPlan: Sendable, Hashable {
     public var jobs = 0
     public var notifications = 0
     public var seconds: Double = 0
+    /// Planned notifications of each named campaign (a control action's `at: 30%` is a share of these).
+    public var campaignNotifications: [String: Int] = [:]
 
     public init(scenario: LoadTestScenario) {
         for arrival in LoadTestSchedule(phases: scenario.phases) {
             jobs += 1
             notifications += arrival.tokenCount
+            if let name = arrival.campaign { campaignNotifications[name, default: 0] += arrival.tokenCount }
         }
         seconds = scenario.durationSeconds
     }

@@ -77,26 +77,51 @@ public final class LoadTestRun: Sendable {
         }
         let progress = observe.progress ? Task { [measurement, plan] in await LoadTestProgress(measurement: measurement, plan: plan).run() } : nil
 
+        let control = await makeControl()
         let clock = ContinuousClock()
         // The schedule starts one lookahead from now, so the first second's jobs are built
         // before they are due, like every later one.
         let started = clock.now.advanced(by: LoadTestJobFeed.lookahead)
         measurement.begin(atMilliseconds: LoadTestClock.nowMilliseconds() + LoadTestJobFeed.lookahead.components.seconds * 1000)
+        let controlTask = control.map { driver in Task { await driver.run(start: started, clock: clock) } }
         var failure: LoadTestError?
         var completed = false
         do {
             try await generate(clock: clock, start: started)
-            completed = await drain(clock: clock)
+            completed = await drain(clock: clock, control: control)
         } catch {
             failure = error
         }
+        controlTask?.cancel()
+        await controlTask?.value
         progress?.cancel()
         for task in background { task.cancel() }
         for task in background { await task.value }
         await progress?.value
+        let controlResults = control?.results() ?? []
+        await control?.progress?.close()
         if let failure { throw failure }
         let stats = await mockStats()
-        return report(elapsed: clock.now - started, completed: completed, mockStats: stats, checksTopics: !readers.isEmpty)
+        return report(
+            elapsed: clock.now - started, completed: completed, mockStats: stats, checksTopics: !readers.isEmpty, control: controlResults)
+    }
+
+    /// The control driver when the scenario has actions, with the progress topic's reader when
+    /// Kafka is observed and the topic can be read (without it the report says so).
+    private func makeControl() async -> LoadTestControlDriver? {
+        guard !scenario.control.isEmpty else { return nil }
+        var reader: LoadTestCampaignProgressReader?
+        if let client = observe.kafka {
+            do {
+                let candidate = try LoadTestCampaignProgressReader(topic: scenario.topics.campaigns, runID: runID, client: client, logger: logger)
+                try await candidate.start()
+                reader = candidate
+            } catch {
+                logger.warning("campaign progress not read: \(error)")
+            }
+        }
+        return LoadTestControlDriver(
+            scenario: scenario, runID: runID, producer: producer, measurement: measurement, plan: plan, progress: reader, logger: logger)
     }
 
     private func makeReaders() throws(LoadTestError) -> [LoadTestTopicReader] {
@@ -152,7 +177,7 @@ public final class LoadTestRun: Sendable {
     }
 
     /// Waits until every expected effect was observed or the drain time passed; true when complete.
-    private func drain(clock: ContinuousClock) async -> Bool {
+    private func drain(clock: ContinuousClock, control: LoadTestControlDriver?) async -> Bool {
         let deadline = clock.now + .milliseconds(Int64(scenario.drainSeconds * 1000))
         do {
             try await producer.flush(timeout: .seconds(max(5, scenario.drainSeconds)))
@@ -161,7 +186,10 @@ public final class LoadTestRun: Sendable {
         }
         let checksTopics = observe.kafka != nil
         while !Task.isCancelled {
-            if measurement.snapshot().isComplete(checkingFeedback: checksTopics, checkingDeadLetters: checksTopics) { return true }
+            if measurement.snapshot().isComplete(checkingFeedback: checksTopics, checkingDeadLetters: checksTopics),
+               control?.isSettled(nowMilliseconds: LoadTestClock.nowMilliseconds()) ?? true {
+                return true
+            }
             guard clock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(100))
         }
@@ -189,7 +217,9 @@ public final class LoadTestRun: Sendable {
         }
     }
 
-    private func report(elapsed: Duration, completed: Bool, mockStats: MockAPNsStats?, checksTopics: Bool) -> LoadTestReport {
+    private func report(
+        elapsed: Duration, completed: Bool, mockStats: MockAPNsStats?, checksTopics: Bool, control: [LoadTestControlResult]
+    ) -> LoadTestReport {
         let snapshot = measurement.snapshot()
         return LoadTestReport(
             scenario: scenario.name, mockScenario: scenario.mockScenario, runID: runID,
@@ -199,7 +229,9 @@ public final class LoadTestRun: Sendable {
             distribution: measurement.distribution(), consumerLag: measurement.consumerLag(), mockStats: mockStats,
             missingFeedbackSample: checksTopics ? measurement.missingFeedback(limit: 20) : [],
             problems: LoadTestReport.problems(
-                of: snapshot, mockStats: mockStats, checksFeedback: checksTopics, checksDeadLetters: checksTopics),
-            objectives: scenario.objectives.evaluate(snapshot, plannedSeconds: scenario.durationSeconds))
+                of: snapshot, mockStats: mockStats, checksFeedback: checksTopics, checksDeadLetters: checksTopics)
+                + control.flatMap(\.problems),
+            objectives: scenario.objectives.evaluate(snapshot, plannedSeconds: scenario.durationSeconds, control: control),
+            control: control)
     }
 }

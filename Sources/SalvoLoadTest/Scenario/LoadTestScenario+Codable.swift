@@ -6,7 +6,7 @@ import Yams
 /// `loadtest/scenarios/`, can never be given to the wrong command.
 extension LoadTestScenario: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, name, app, topics, phases, mix, seed, objectives
+        case kind, name, app, topics, phases, mix, seed, objectives, control
         case mockScenario = "mock_scenario"
         case payloadBytes = "payload_bytes"
         case drainSeconds = "drain_seconds"
@@ -36,6 +36,7 @@ extension LoadTestScenario: Decodable {
         scenario.seed = try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? scenario.seed
         scenario.drainSeconds = try container.decodeIfPresent(Double.self, forKey: .drainSeconds) ?? scenario.drainSeconds
         scenario.objectives = try container.decodeIfPresent(Objectives.self, forKey: .objectives) ?? scenario.objectives
+        scenario.control = try container.decodeIfPresent([Control].self, forKey: .control) ?? []
         self = scenario
     }
 
@@ -96,7 +97,7 @@ extension LoadTestScenario: Decodable {
 
 extension LoadTestScenario.Topics: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case priority, campaign, feedback
+        case priority, campaign, feedback, control, campaigns
         case deadLetters = "dlq"
     }
 
@@ -108,12 +109,14 @@ extension LoadTestScenario.Topics: Decodable {
         campaign = try container.decodeIfPresent(String.self, forKey: .campaign) ?? campaign
         feedback = try container.decodeIfPresent(String.self, forKey: .feedback) ?? feedback
         deadLetters = try container.decodeIfPresent(String.self, forKey: .deadLetters) ?? deadLetters
+        control = try container.decodeIfPresent(String.self, forKey: .control) ?? control
+        campaigns = try container.decodeIfPresent(String.self, forKey: .campaigns) ?? campaigns
     }
 }
 
 extension LoadTestScenario.Phase: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, rate, campaign
+        case name, rate, campaign, campaigns
         case durationSeconds = "duration_seconds"
         case rampFrom = "ramp_from"
     }
@@ -121,12 +124,17 @@ extension LoadTestScenario.Phase: Decodable {
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.campaign) && container.contains(.campaigns) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .campaigns, in: container, debugDescription: "give campaign (one) or campaigns (a list), not both")
+        }
         self.init(
             name: try container.decodeIfPresent(String.self, forKey: .name),
             durationSeconds: try container.decode(Double.self, forKey: .durationSeconds),
             rate: try container.decodeIfPresent(Double.self, forKey: .rate) ?? 0,
             rampFrom: try container.decodeIfPresent(Double.self, forKey: .rampFrom),
-            campaign: try container.decodeIfPresent(LoadTestScenario.Campaign.self, forKey: .campaign)
+            campaign: try container.decodeIfPresent(LoadTestScenario.Campaign.self, forKey: .campaign),
+            campaigns: try container.decodeIfPresent([LoadTestScenario.Campaign].self, forKey: .campaigns) ?? []
         )
     }
 }
@@ -135,6 +143,7 @@ extension LoadTestScenario.Campaign: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case tokensPerJob = "tokens_per_job"
         case everySeconds = "every_seconds"
+        case name
     }
 
     public init(from decoder: any Decoder) throws {
@@ -142,7 +151,8 @@ extension LoadTestScenario.Campaign: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             tokensPerJob: try container.decode(Int.self, forKey: .tokensPerJob),
-            everySeconds: try container.decode(Double.self, forKey: .everySeconds)
+            everySeconds: try container.decode(Double.self, forKey: .everySeconds),
+            name: try container.decodeIfPresent(String.self, forKey: .name)
         )
     }
 }
@@ -171,6 +181,7 @@ extension LoadTestScenario.Objectives: Decodable {
         case p99Milliseconds = "p99_ms"
         case minimumDeliveredPerSecond = "min_delivered_per_second"
         case maximumDuplicateDeliveries = "max_duplicate_deliveries"
+        case maximumSentAfterControl = "max_sent_after_control"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -181,5 +192,6 @@ extension LoadTestScenario.Objectives: Decodable {
         p99Milliseconds = try container.decodeIfPresent([String: Double].self, forKey: .p99Milliseconds) ?? [:]
         minimumDeliveredPerSecond = try container.decodeIfPresent(Double.self, forKey: .minimumDeliveredPerSecond)
         maximumDuplicateDeliveries = try container.decodeIfPresent(Int.self, forKey: .maximumDuplicateDeliveries)
+        maximumSentAfterControl = try container.decodeIfPresent(Int.self, forKey: .maximumSentAfterControl)
     }
 }

@@ -11,6 +11,10 @@ extension LoadTestScenario {
         public var minimumDeliveredPerSecond: Double?
         /// Most deliveries of an apns-id already accepted (duplicated jobs' included). Default: none.
         public var maximumDuplicateDeliveries: Int?
+        /// Most notifications of a cancelled or paused campaign the mock may record from 1 s
+        /// after the command (a pause: until its resume), over all ``LoadTestScenario/control``
+        /// actions. Default: none.
+        public var maximumSentAfterControl: Int?
 
         public init() {}
 
@@ -19,6 +23,7 @@ extension LoadTestScenario {
 
         public var isEmpty: Bool {
             p99Milliseconds.isEmpty && minimumDeliveredPerSecond == nil && maximumDuplicateDeliveries == nil
+                && maximumSentAfterControl == nil
         }
 
         func violations() -> [String] {
@@ -36,11 +41,16 @@ extension LoadTestScenario {
             if let duplicates = maximumDuplicateDeliveries, duplicates < 0 {
                 problems.append("objectives.max_duplicate_deliveries must be ≥ 0")
             }
+            if let after = maximumSentAfterControl, after < 0 {
+                problems.append("objectives.max_sent_after_control must be ≥ 0")
+            }
             return problems
         }
 
         /// Each objective against the measurement, in a fixed order (latency by key, rate, duplicates).
-        public func evaluate(_ snapshot: LoadTestSnapshot, plannedSeconds: Double) -> [LoadTestObjectiveResult] {
+        public func evaluate(
+            _ snapshot: LoadTestSnapshot, plannedSeconds: Double, control: [LoadTestControlResult] = []
+        ) -> [LoadTestObjectiveResult] {
             var results: [LoadTestObjectiveResult] = []
             for key in Self.latencyKeys {
                 guard let bound = p99Milliseconds[key] else { continue }
@@ -57,6 +67,13 @@ extension LoadTestScenario {
                 results.append(LoadTestObjectiveResult(
                     name: "max_duplicate_deliveries", limit: .atMost, target: Double(duplicates),
                     measured: Double(snapshot.observations.duplicateDeliveries), unit: "deliveries"))
+            }
+            if let after = maximumSentAfterControl {
+                // Nothing measured (no cancel or pause produced) misses the objective.
+                let windows = control.compactMap(\.deliveredAfterGrace)
+                results.append(LoadTestObjectiveResult(
+                    name: "max_sent_after_control", limit: .atMost, target: Double(after),
+                    measured: windows.isEmpty ? nil : Double(windows.reduce(0, +)), unit: "notifications"))
             }
             return results
         }

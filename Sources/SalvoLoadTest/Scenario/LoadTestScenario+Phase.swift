@@ -11,15 +11,26 @@ extension LoadTestScenario {
         /// The per-user rate at the start of the phase; the rate changes linearly to ``rate``.
         /// Default: nil (constant rate).
         public var rampFrom: Double?
-        /// Campaign bursts during the phase. Default: none.
-        public var campaign: Campaign?
+        /// Campaigns bursting side by side during the phase (`campaign:` in the file for one,
+        /// `campaigns:` for several, so a cancelled campaign can run beside one that is not).
+        /// Default: none.
+        public var campaigns: [Campaign]
 
-        public init(name: String? = nil, durationSeconds: Double, rate: Double = 0, rampFrom: Double? = nil, campaign: Campaign? = nil) {
+        /// The first campaign; setting it replaces them all.
+        public var campaign: Campaign? {
+            get { campaigns.first }
+            set { campaigns = newValue.map { [$0] } ?? [] }
+        }
+
+        public init(
+            name: String? = nil, durationSeconds: Double, rate: Double = 0, rampFrom: Double? = nil, campaign: Campaign? = nil,
+            campaigns: [Campaign] = []
+        ) {
             self.name = name
             self.durationSeconds = durationSeconds
             self.rate = rate
             self.rampFrom = rampFrom
-            self.campaign = campaign
+            self.campaigns = (campaign.map { [$0] } ?? []) + campaigns
         }
     }
 }

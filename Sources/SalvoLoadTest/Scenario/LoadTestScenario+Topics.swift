@@ -9,6 +9,12 @@ extension LoadTestScenario {
         public var feedback: String = "salvo.feedback"
         /// Dead letters. Default: "salvo.dlq".
         public var deadLetters: String = "salvo.dlq"
+        /// Campaign control commands, written by ``LoadTestScenario/control`` actions (the
+        /// worker's `topics.control`). Default: "salvo.control".
+        public var control: String = "salvo.control"
+        /// The workers' campaign progress, read for `sent + cancelled = total` (the worker's
+        /// `topics.campaigns`). Default: "salvo.campaigns".
+        public var campaigns: String = "salvo.campaigns"
 
         public init() {}
     }

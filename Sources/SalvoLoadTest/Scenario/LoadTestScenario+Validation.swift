@@ -18,18 +18,33 @@ extension LoadTestScenario.Phase {
         if !(durationSeconds > 0) { problems.append("duration_seconds must be > 0") }
         if !(rate >= 0) { problems.append("rate must be ≥ 0") }
         if let rampFrom, !(rampFrom >= 0) { problems.append("ramp_from must be ≥ 0") }
-        if rate == 0 && (rampFrom ?? 0) == 0 && campaign == nil {
+        if rate == 0 && (rampFrom ?? 0) == 0 && campaigns.isEmpty {
             problems.append("sends nothing: give a rate, a ramp_from or a campaign")
         }
-        if let campaign {
+        let names = campaigns.compactMap(\.name)
+        if Set(names).count < names.count { problems.append("campaigns: a name is given twice in one phase") }
+        for campaign in campaigns {
             if campaign.tokensPerJob < 1 {
                 problems.append("campaign.tokens_per_job must be ≥ 1")
             } else if LoadTestScenario.campaignJobBytes(tokens: campaign.tokensPerJob, payloadBytes: payloadBytes) > LoadTestScenario.maximumJobBytes {
                 problems.append("campaign.tokens_per_job \(campaign.tokensPerJob) makes jobs over the worker's 983,616-byte job limit (at most ~14,600 tokens)")
             }
             if !(campaign.everySeconds > 0) { problems.append("campaign.every_seconds must be > 0") }
+            if let name = campaign.name, !Self.isValidName(name) {
+                problems.append("campaign.name \"\(name)\" must be 1–64 letters, digits, '-', '_' or '.'")
+            }
         }
         return problems
+    }
+}
+
+extension LoadTestScenario.Phase {
+    /// Campaign names become part of a campaign id, so they keep to characters every tool shows plainly.
+    static func isValidName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            }
     }
 }
 

@@ -28,6 +28,8 @@ public struct LoadTestScenario: Sendable, Hashable {
     public var drainSeconds: Double = 30
     /// Bounds on latency, throughput and duplicates; a missed one FAILs the run. Default: none.
     public var objectives: Objectives = Objectives()
+    /// Campaign-control commands produced during the run, in the order given. Default: none.
+    public var control: [Control] = []
 
     public init() {}
 
@@ -37,7 +39,8 @@ public struct LoadTestScenario: Sendable, Hashable {
         if name.isEmpty { problems.append("name must not be empty") }
         if app.isEmpty || app.utf8.count > 256 { problems.append("app must be 1–256 bytes") }
         for (label, topic) in [("priority", topics.priority), ("campaign", topics.campaign),
-                               ("feedback", topics.feedback), ("dlq", topics.deadLetters)] where topic.isEmpty {
+                               ("feedback", topics.feedback), ("dlq", topics.deadLetters),
+                               ("control", topics.control), ("campaigns", topics.campaigns)] where topic.isEmpty {
             problems.append("topics.\(label) must not be empty")
         }
         if phases.isEmpty { problems.append("phases must list at least one phase") }
@@ -48,6 +51,9 @@ public struct LoadTestScenario: Sendable, Hashable {
         if !(32...4096).contains(payloadBytes) { problems.append("payload_bytes must be 32…4096") }
         if !(drainSeconds >= 0) { problems.append("drain_seconds must be ≥ 0") }
         problems += objectives.violations()
+        for (index, action) in control.enumerated() {
+            problems += action.violations(campaigns: campaignNames, durationSeconds: durationSeconds).map { "control[\(index)]: \($0)" }
+        }
         return problems
     }
 
@@ -67,6 +73,11 @@ public struct LoadTestScenario: Sendable, Hashable {
             var phase = phase
             phase.durationSeconds *= factor
             return phase
+        }
+        scaled.control = control.map { action in
+            var action = action
+            if case .seconds(let seconds) = action.at { action.at = .seconds(seconds * factor) }
+            return action
         }
         scaled.drainSeconds *= factor
         return scaled
