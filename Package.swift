@@ -95,10 +95,7 @@ let package = Package(
                 "SalvoAPNs", "SalvoKafka", crypto, nioCore, nioPosix, nioSSL, nioHTTP1, logging, metrics, dequeModule, yams,
                 prometheus, serviceLifecycle,
             ],
-            // Release only, unlike the two targets above: the worker core is confined to its event
-            // loop, but it is larger and changes more often, so debug builds (the tests) keep
-            // trapping on an exclusivity violation. See docs/performance-notes.md.
-            swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "SalvoMockAPNs",
@@ -127,10 +124,10 @@ let package = Package(
         ),
 
         // Helpers shared by test targets (repository files, metric names of the deployment
-        // artifacts, a manual clock, child processes, a test PKI); not a product.
+        // artifacts); not a product.
         .target(
             name: "SalvoTestSupport",
-            dependencies: [yams, nioSSL, crypto, x509],
+            dependencies: [yams],
             swiftSettings: swiftSettings
         ),
 
@@ -159,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "SalvoHTTP2Tests",
             dependencies: [
-                "SalvoHTTP2", "CNGHTTP2", "SalvoTestSupport", nioCore, nioPosix, nioSSL, x509, crypto,
+                "SalvoHTTP2", "CNGHTTP2", nioCore, nioPosix, nioSSL, x509, crypto,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
@@ -177,7 +174,7 @@ let package = Package(
         // unit tests stay fast.
         .testTarget(
             name: "SalvoAPNsLiveTests",
-            dependencies: ["SalvoAPNs", "SalvoHTTP2", "SalvoMockAPNs", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509, logging],
+            dependencies: ["SalvoAPNs", "SalvoHTTP2", "SalvoMockAPNs", nioCore, nioPosix, nioSSL, crypto, x509, logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -210,7 +207,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SalvoMockAPNsTests",
-            dependencies: ["SalvoMockAPNs", "SalvoAPNs", "SalvoHTTP2", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509, logging],
+            dependencies: ["SalvoMockAPNs", "SalvoAPNs", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging],
             swiftSettings: swiftSettings
         ),
     ]
