@@ -124,10 +124,10 @@ let package = Package(
         ),
 
         // Helpers shared by test targets (repository files, metric names of the deployment
-        // artifacts); not a product.
+        // artifacts, a manual clock, child processes, a test PKI); not a product.
         .target(
             name: "SalvoTestSupport",
-            dependencies: [yams],
+            dependencies: [yams, nioSSL, crypto, x509],
             swiftSettings: swiftSettings
         ),
 
@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "SalvoHTTP2Tests",
             dependencies: [
-                "SalvoHTTP2", "CNGHTTP2", nioCore, nioPosix, nioSSL, x509, crypto,
+                "SalvoHTTP2", "CNGHTTP2", "SalvoTestSupport", nioCore, nioPosix, nioSSL, x509, crypto,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
@@ -174,7 +174,7 @@ let package = Package(
         // unit tests stay fast.
         .testTarget(
             name: "SalvoAPNsLiveTests",
-            dependencies: ["SalvoAPNs", "SalvoHTTP2", "SalvoMockAPNs", nioCore, nioPosix, nioSSL, crypto, x509, logging],
+            dependencies: ["SalvoAPNs", "SalvoHTTP2", "SalvoMockAPNs", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509, logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -207,7 +207,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SalvoMockAPNsTests",
-            dependencies: ["SalvoMockAPNs", "SalvoAPNs", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging],
+            dependencies: ["SalvoMockAPNs", "SalvoAPNs", "SalvoHTTP2", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509, logging],
             swiftSettings: swiftSettings
         ),
     ]

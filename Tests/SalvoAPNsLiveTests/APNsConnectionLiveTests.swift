@@ -1,6 +1,7 @@
 import Crypto
 import NIOCore
 import NIOSSL
+import SalvoTestSupport
 import Testing
 
 @testable import SalvoAPNs

@@ -1,4 +1,5 @@
 import NIOCore
+import SalvoTestSupport
 import Testing
 
 @testable import SalvoAPNs

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// `salvo bench worker --worker-wrapper`: the worker child runs under the given command prefix
@@ -14,7 +15,7 @@ import Testing
         let marker = directory.appendingPathComponent("ran.txt").path
         let script = directory.appendingPathComponent("wrap.sh").path
         try "#!/bin/sh\necho \"$@\" > \(marker)\nexec \"$@\"\n".write(toFile: script, atomically: true, encoding: .utf8)
-        let salvo = try CommandRunner.salvoExecutable().path
+        let salvo = try ExternalProcess.salvoExecutable().path
 
         let run = try await CommandRunner.salvo(
             [

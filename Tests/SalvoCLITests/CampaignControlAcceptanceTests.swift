@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SalvoKafka
 import SalvoMockAPNs
+import SalvoTestSupport
 import SalvoWorker
 import Synchronization
 import Testing
@@ -241,13 +242,13 @@ struct CampaignControlAcceptanceTests {
         let run = try await CommandRunner.salvo([
             "campaign", action, campaign, "--brokers", stage.cluster.brokers, "--topic", "\(stage.prefix).control", "--reason", "acceptance test",
         ])
-        guard run.status == 0 else { throw CLITestError("campaign \(action) failed: \(run.stderr)") }
+        guard run.status == 0 else { throw TestFailure("campaign \(action) failed: \(run.stderr)") }
         let read = try await stage.cluster.read("\(stage.prefix).control", format: "%k\t%T\n")
         let times = read.stdoutText.split(separator: "\n").compactMap { line -> Int64? in
             let parts = line.split(separator: "\t")
             return parts.count == 2 && parts[0] == campaign ? Int64(parts[1]) : nil
         }
-        guard let at = times.max() else { throw CLITestError("no \(action) record for \(campaign) in the control topic") }
+        guard let at = times.max() else { throw TestFailure("no \(action) record for \(campaign) in the control topic") }
         return at
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// `salvo channels` and `salvo send --channel-id` against the real `salvo mock-apns` child over TLS
@@ -7,11 +8,11 @@ import Testing
 @Suite("salvo channels and salvo send --channel-id against salvo mock-apns", .serialized)
 struct ChannelsCommandTests {
     static func port(_ line: String) throws -> String {
-        guard let colon = line.lastIndex(of: ":") else { throw CLITestError("no port in \(line)") }
+        guard let colon = line.lastIndex(of: ":") else { throw TestFailure("no port in \(line)") }
         return String(line[line.index(after: colon)...].prefix { $0.isNumber })
     }
 
-    static func fields(_ result: CommandRunner.Result) -> [String: String] {
+    static func fields(_ result: ExternalProcess.Result) -> [String: String] {
         var fields: [String: String] = [:]
         for line in result.stdoutText.split(separator: "\n") {
             guard let separator = line.range(of: ": ") else { continue }
@@ -22,7 +23,7 @@ struct ChannelsCommandTests {
 
     @Test("create, read, list, broadcast, delete; a refusal exits 1 with its reason; the record names the channel")
     func lifecycle() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let tls = directory.appendingPathComponent("tls").path
         #expect(try await CommandRunner.salvo(["mock-apns", "--generate-tls", tls, "--topic", "com.example.live"]).status == 0)
@@ -80,7 +81,7 @@ struct ChannelsCommandTests {
         #expect(lines.count == 1)
         let line = try JSONSerialization.jsonObject(with: Data(lines.first.map { Array($0.utf8) } ?? [])) as? [String: Any]
         #expect(line?["channel_id"] as? String == channel)
-        let digest = try await CommandRunner.run(
+        let digest = try await ExternalProcess.run(
             URL(fileURLWithPath: "/usr/bin/sh"), ["-c", "printf '%s' '\(payload)' | sha256sum"], timeout: .seconds(10))
         #expect(line?["payload_sha256"] as? String == String(digest.stdoutText.prefix(64)))
     }

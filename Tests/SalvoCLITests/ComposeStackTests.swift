@@ -15,7 +15,7 @@ struct ComposeStackTests {
     func composeStackPasses() async throws {
         try await withCLITestCluster { cluster in
             cluster.adopt(Self.defaultTopics)
-            let root = try CommandRunner.temporaryDirectory()
+            let root = try ExternalProcess.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: root) }
             let stack = try ComposeStack(file: try ComposeFile(), brokers: cluster.brokers, root: root)
             let result: (name: String, status: Int32, stdout: String, stderr: String)

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// `salvo demo` end to end, as `make demo` runs it but scaled down for a debug build: the
@@ -29,7 +30,7 @@ struct DemoCommandTests {
     /// Runs the demo at scale 0.02 and checks its output; returns stdout.
     @discardableResult
     private func runDemo(extraArguments: [String]) async throws -> String {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let reportDirectory = directory.appendingPathComponent("report")
         let result = try await CommandRunner.salvo(

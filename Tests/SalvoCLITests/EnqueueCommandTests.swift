@@ -1,11 +1,12 @@
 import Foundation
 import SalvoKafka
+import SalvoTestSupport
 import Testing
 
 @Suite struct EnqueueCommandTests {
     /// Writes `lines` joined by `\n` to a temporary file.
     func write(_ text: String) throws -> URL {
-        let file = try CommandRunner.temporaryDirectory().appendingPathComponent("input.ndjson")
+        let file = try ExternalProcess.temporaryDirectory().appendingPathComponent("input.ndjson")
         try Data(text.utf8).write(to: file)
         return file
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// Issue 20's acceptance for hostile input through Kafka, with the real `salvo worker` and
@@ -81,13 +82,13 @@ struct HostileJobsTests {
         let produced = try await CommandRunner.kcat([
             "-b", stage.cluster.brokers, "-P", "-t", topic, "-D", delimiter, "-K", keyDelimiter, "-l", url.path,
         ])
-        guard produced.status == 0 else { throw CLITestError("kcat could not produce to \(topic): \(produced.stderr)") }
+        guard produced.status == 0 else { throw TestFailure("kcat could not produce to \(topic): \(produced.stderr)") }
     }
 
     /// Message index (its key) → `topic/partition/offset`.
     static func coordinates(of topic: String, stage: WorkerStage) async throws -> [Int: String] {
         let result = try await stage.cluster.read(topic, format: "%k\t%p\t%o\n")
-        guard result.status == 0 else { throw CLITestError("kcat could not read \(topic): \(result.stderr)") }
+        guard result.status == 0 else { throw TestFailure("kcat could not read \(topic): \(result.stderr)") }
         var coordinates: [Int: String] = [:]
         for line in result.stdoutText.split(separator: "\n") {
             let parts = line.split(separator: "\t")
@@ -100,7 +101,7 @@ struct HostileJobsTests {
     /// `topic/partition/offset` of the source of every dead letter (job or notification).
     static func deadLetterSources(_ stage: WorkerStage) async throws -> Set<String> {
         let result = try await stage.cluster.read(stage.deadLetterTopic, format: "%h<<end>>\n")
-        guard result.status == 0 else { throw CLITestError("kcat could not read the dead letters: \(result.stderr)") }
+        guard result.status == 0 else { throw TestFailure("kcat could not read the dead letters: \(result.stderr)") }
         var sources: Set<String> = []
         for headers in result.stdoutText.components(separatedBy: "<<end>>\n") {
             guard let topic = headers.firstMatch(of: /salvo-source-topic=([^,]+)/),

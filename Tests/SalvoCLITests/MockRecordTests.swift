@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// The e2e tests read the mock's record file while the mock appends to it; a read can end inside
@@ -26,6 +27,6 @@ struct MockRecordTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-record-\(UInt64.random(in: 0 ... .max)).ndjson")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data("{\"nope\":1}\n".utf8).write(to: url)
-        #expect(throws: CLITestError.self) { try MockRecord(contentsOf: url) }
+        #expect(throws: TestFailure.self) { try MockRecord(contentsOf: url) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 20's secrets acceptance with the real `salvo worker`: no value from a `SALVO_*` variable
@@ -55,7 +56,7 @@ struct SecretRedactionTests {
 
     @Test("--check-config withholds every secret-looking or unknown property from the environment and warns about an open key file")
     func checkConfig() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try Self.configuration(in: directory, keyMode: 0o644)
         let environment = Self.secrets.merging(["SALVO_KAFKA_PROPERTY_SECURITY_PROTOCOL": "sasl_ssl"]) { $1 }
@@ -81,7 +82,7 @@ struct SecretRedactionTests {
         ["SALVO_KAFKA_PROPERTY_SOME_VENDOR_TOKEN_SETTING": "hunter2-Qz7vendor"],
     ])
     func failingStart(_ secret: [String: String]) async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try Self.configuration(in: directory, keyMode: 0o600)
         let (status, output) = try await Self.worker(["--config", file.path], environment: secret)

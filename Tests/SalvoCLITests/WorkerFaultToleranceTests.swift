@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 15's acceptance with the real `salvo worker` and `salvo mock-apns` binaries on the real
@@ -18,7 +19,7 @@ struct WorkerFaultToleranceTests {
             let outage = environment["SALVO_OUTAGE_SECONDS"].flatMap(Int.init) ?? 40
             let atDefaults = environment["SALVO_OUTAGE_DEFAULTS"] == "1"
             let admin = "http://127.0.0.1:\(stage.mockAdminPort)"
-            let storm = try await CommandRunner.run(
+            let storm = try await ExternalProcess.run(
                 URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "-X", "POST", "\(admin)/shutdown-storm?seconds=\(outage)"], timeout: .seconds(10))
             #expect(storm.status == 0, "storm started: \(storm.stderr)")
             let stormStarted = ContinuousClock.now
@@ -115,7 +116,7 @@ struct WorkerFaultToleranceTests {
     }
 
     private static func stats(_ admin: String) async throws -> Stats {
-        let result = try await CommandRunner.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(admin)/stats"], timeout: .seconds(10))
+        let result = try await ExternalProcess.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(admin)/stats"], timeout: .seconds(10))
         return try JSONDecoder().decode(Stats.self, from: Data(result.stdoutText.utf8))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 22, item 4: with `log_format: json`, a log shipper never meets a plain-text line.
@@ -42,7 +43,7 @@ struct WorkerJSONLogTests {
 
     @Test("SALVO_LOG_FORMAT=json reports a configuration the worker cannot load as one JSON error line, exit 1")
     func loadErrorInJSON() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("worker.yaml")
         try "kafka: {brokers: [\"127.0.0.1:9\"]}\napps: {}\nlog_format: json\n".write(to: file, atomically: true, encoding: .utf8)
@@ -59,7 +60,7 @@ struct WorkerJSONLogTests {
 
     @Test("--log-format text wins over SALVO_LOG_FORMAT=json: the same error as ArgumentParser's plain line")
     func flagWins() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("worker.yaml")
         try "kafka: {brokers: [\"127.0.0.1:9\"]}\napps: {}\n".write(to: file, atomically: true, encoding: .utf8)

@@ -26,7 +26,7 @@ struct WorkerREDMetricsTests {
 
             let file = stage.directory.appendingPathComponent("metrics.txt")
             try scrape.text.write(to: file, atomically: true, encoding: .utf8)
-            let lint = try await CommandRunner.run(URL(fileURLWithPath: "/usr/bin/promtool"), ["check", "metrics"], stdin: file, timeout: .seconds(30))
+            let lint = try await ExternalProcess.run(URL(fileURLWithPath: "/usr/bin/promtool"), ["check", "metrics"], stdin: file, timeout: .seconds(30))
             #expect(lint.status == 0, "promtool check metrics: \(lint.stdoutText)\(lint.stderr)")
             #expect(scrape.families.count >= 30)
             #expect(scrape.families.subtracting(scrape.familiesWithHelp).isEmpty, "no HELP: \(scrape.families.subtracting(scrape.familiesWithHelp).sorted())")
@@ -63,7 +63,7 @@ struct WorkerREDMetricsTests {
             #expect(scrape.sum("salvo_consumer_assigned_partitions") == 12)
             #expect(scrape.select("salvo_kafka_produce_failures_total", ["topic": stage.feedbackTopic]).first?.value == 0)
 
-            let started = try await CommandRunner.run(
+            let started = try await ExternalProcess.run(
                 URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(address)/health/started"], timeout: .seconds(10))
             #expect(started.stdoutText == "200")
         }

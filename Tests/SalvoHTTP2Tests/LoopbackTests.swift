@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import SalvoHTTP2
+import SalvoTestSupport
 import Testing
 
 /// Real sockets against Debian's independent HTTP/2 implementations: our client against
@@ -17,10 +18,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         _ = FileManager.default.createFile(atPath: device.appendingPathComponent(Self.token).path, contents: Data())
 
-        let port = try await ExternalProcess.freePort(group: group)
-        let nghttpd = try ExternalProcess("/usr/sbin/nghttpd", ["--no-tls", "-a", "127.0.0.1", "-d", root.path, "\(port)"])
-        defer { nghttpd.stop() }
-        try await ExternalProcess.waitUntilAccepting(port: port, group: group)
+        // nghttpd ignores SIGTERM: killAndWait. It listens on port 0; the port is read back.
+        let nghttpd = try BackgroundProcess(
+            name: "nghttpd", executable: URL(fileURLWithPath: "/usr/sbin/nghttpd"),
+            arguments: ["--no-tls", "-a", "127.0.0.1", "-d", root.path, "0"])
+        defer { nghttpd.killAndWait() }
+        let port = try nghttpd.listeningPort()
 
         let client = try await LoopbackClient.connect(group: group, port: port)
         let responses = try await client.send(
@@ -55,7 +58,7 @@ import Testing
                  "--write-out", " %{http_code} %{http_version} %header{x-path}", "--output", "-",
                  "http://127.0.0.1:\(server.port)/3/device/\(index)"])
             #expect(result.status == 0)
-            outputs.append(result.output)
+            outputs.append(result.stdoutText)
         }
         await server.close()
         #expect(outputs == (0..<20).map { "hello-\($0) 200 2 /3/device/\($0)" })
@@ -73,7 +76,7 @@ import Testing
              "http://127.0.0.1:\(server.port)/3/device/\(Self.token)"])
         await server.close()
         #expect(result.status == 0)
-        #expect(result.output.contains("requests: 500 total, 500 started, 500 done, 500 succeeded, 0 failed, 0 errored"))
-        #expect(result.output.contains("status codes: 500 2xx"))
+        #expect(result.stdoutText.contains("requests: 500 total, 500 started, 500 done, 500 succeeded, 0 failed, 0 errored"))
+        #expect(result.stdoutText.contains("status codes: 500 2xx"))
     }
 }

@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import SalvoHTTP2
+import SalvoTestSupport
 import Testing
 
 /// Our client ⇄ our server over TLS 1.2+/ALPN h2 with a CA made at test time, the shape of the
@@ -9,7 +10,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct TLSLoopbackTests {
     @Test func clientAndServerTalkOverVerifiedTLS() async throws {
         let group = MultiThreadedEventLoopGroup.singleton
-        let authority = try TestCertificateAuthority()
+        let authority = try TestPKI()
+        defer { authority.remove() }
         let server = try await LoopbackServer.start(group: group, tls: try authority.serverContext())
         let client = try await LoopbackClient.connect(
             group: group, port: server.port, tls: try authority.clientContext(), serverHostname: "localhost")

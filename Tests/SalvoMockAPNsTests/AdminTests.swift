@@ -1,6 +1,7 @@
 import NIOCore
 import SalvoAPNs
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 import Foundation
@@ -14,7 +15,7 @@ struct AdminTests {
         configuration.scenario.name = "all-dead"
     }
 
-    private func curl(_ arguments: [String]) async throws -> ExternalProcess.Output {
+    private func curl(_ arguments: [String]) async throws -> ExternalProcess.Result {
         try await ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10"] + arguments)
     }
 
@@ -28,18 +29,18 @@ struct AdminTests {
 
             let statsOutput = try await self.curl(["\(admin)/stats"])
             #expect(statsOutput.status == 0, "\(statsOutput.stderr)")
-            let stats = try JSONDecoder().decode(MockAPNsStats.self, from: Data(statsOutput.stdout.utf8))
+            let stats = try JSONDecoder().decode(MockAPNsStats.self, from: Data(statsOutput.stdoutText.utf8))
             #expect(stats.scenario == "all-dead")
             #expect(stats.rejected == ["Unregistered": 4, "MissingTopic": 1])
             #expect(stats.streamsTotal == 5)
             #expect(stats.connectionsTotal == 1)
 
-            let metrics = try await self.curl(["\(admin)/metrics"]).stdout
+            let metrics = try await self.curl(["\(admin)/metrics"]).stdoutText
             #expect(metrics.contains(#"salvo_mock_apns_rejected_total{reason="Unregistered"} 4"#))
             #expect(metrics.contains("salvo_mock_apns_requests_total 5"))
             #expect(metrics.contains("# TYPE salvo_mock_apns_accepted_total counter"))
             // A second scrape does not double count.
-            #expect(try await self.curl(["\(admin)/metrics"]).stdout.contains("salvo_mock_apns_requests_total 5"))
+            #expect(try await self.curl(["\(admin)/metrics"]).stdoutText.contains("salvo_mock_apns_requests_total 5"))
             #expect(server.stats().rejectedTotal == 5)
         }
     }
@@ -55,17 +56,17 @@ struct AdminTests {
             #expect(try await client.send(TestPush().request).status == 200)
 
             let bad = try await self.curl(["-X", "PUT", "-w", "%{http_code}", "--data-binary", "tokens: {unregistered: 2}", "\(admin)/scenario"])
-            #expect(bad.stdout.hasSuffix("400"))
-            #expect(bad.stdout.contains("tokens.unregistered"))
+            #expect(bad.stdoutText.hasSuffix("400"))
+            #expect(bad.stdoutText.contains("tokens.unregistered"))
             #expect(server.scenario.name == "healthy")
 
             let goAway = try await self.curl(["-X", "POST", "\(admin)/goaway"])
-            #expect(goAway.stdout == "done\n")
+            #expect(goAway.stdoutText == "done\n")
             #expect(await eventually { client.events.goAways.count == 1 })
             await client.close()
 
             let missing = try await self.curl(["-w", "%{http_code}", "-o", "/dev/null", "\(admin)/nothing"])
-            #expect(missing.stdout == "404")
+            #expect(missing.stdoutText == "404")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import SalvoAPNs
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 import Foundation
@@ -33,7 +34,7 @@ struct BroadcastCurlTests {
         if let body { arguments += ["--data-binary", body] }
         let output = try await ExternalProcess.run("/usr/bin/curl", arguments + [url])
         #expect(output.status == 0, "curl: \(output.stderr)")
-        let lines = output.stdout.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
+        let lines = output.stdoutText.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
         var fields: [String: String] = [:]
         var index = 1
         while index < lines.count, !lines[index].isEmpty {
@@ -145,7 +146,7 @@ struct BroadcastCurlTests {
                  "--cert", self.directory + "/" + MockTLSMaterial.FileName.clientCertificate,
                  "--key", self.directory + "/" + MockTLSMaterial.FileName.clientPrivateKey, "-w", "\n%{http_code}",
                  "https://\(addresses.broadcastEndpoint!)/1/apps/\(TestPush.topic)/all-channels"])
-            #expect(certificate.stdout.hasPrefix("{\"reason\":\"TopicMismatch\"}\n403{\"channels\":["), "\(certificate.stdout.prefix(80))")
+            #expect(certificate.stdoutText.hasPrefix("{\"reason\":\"TopicMismatch\"}\n403{\"channels\":["), "\(certificate.stdoutText.prefix(80))")
             let noToken = try await self.curl("GET", manage + "/all-channels", headers: [], jwt: "x.y.z")
             #expect(noToken.status == 403)
             #expect(noToken.body == #"{"reason":"InvalidProviderToken"}"#)

@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// `salvo mock-apns` as an operator runs it: a child process that prints where it listens, serves,
@@ -55,7 +56,7 @@ struct CommandTests {
                 "-H", "apns-topic: com.example.salvo", "--data-binary", #"{"aps":{}}"#,
                 "http://127.0.0.1:\(port)/3/device/\(String(repeating: "ab", count: 32))",
             ])
-        #expect(curl.stdout == "200")
+        #expect(curl.stdoutText == "200")
         #expect(try await Self.terminate(process, stdout).contains("mock-apns stopped: 1 accepted"))
     }
 
@@ -95,7 +96,7 @@ struct CommandTests {
                 "-H", "apns-topic: com.example.cli", "-H", "apns-id: \(apnsID)", "-H", "authorization: bearer \(jwt)",
                 "https://127.0.0.1:\(match.1)/3/device/\(TestPush.validToken)",
             ])
-        #expect(curl.stdout == "200", "\(curl.stderr)")
+        #expect(curl.stdoutText == "200", "\(curl.stderr)")
         #expect(try await Self.terminate(process, stdout).contains("mock-apns stopped: 1 accepted"))
 
         let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")

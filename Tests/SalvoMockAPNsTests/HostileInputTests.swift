@@ -1,6 +1,7 @@
 import NIOCore
 import SalvoAPNs
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// The mock runs where anything may talk to it: no request, admin call or scenario crashes it.
@@ -56,9 +57,9 @@ struct HostileInputTests {
         try await MockFixture.withServer({ $0.adminHost = "127.0.0.1" }) { server, addresses in
             let admin = "http://\(try #require(addresses.adminEndpoint))"
             let answer = try await Self.curl(["-X", "POST", "-w", "\n%{http_code}", "\(admin)/shutdown-storm?seconds=\(seconds)"])
-            #expect(answer.stdout.hasSuffix("\n400"), "\(answer.stdout)")
-            #expect(answer.stdout.contains("seconds"))
-            #expect(try await Self.curl(["\(admin)/healthz"]).stdout == "ok\n")
+            #expect(answer.stdoutText.hasSuffix("\n400"), "\(answer.stdoutText)")
+            #expect(answer.stdoutText.contains("seconds"))
+            #expect(try await Self.curl(["\(admin)/healthz"]).stdoutText == "ok\n")
             let client = try await TestAPNsClient.connect(port: addresses.port, tls: nil)
             #expect(try await client.send(TestPush().request).status == 200, "no storm started")
             await client.close()
@@ -70,7 +71,7 @@ struct HostileInputTests {
         try await MockFixture.withServer({ $0.adminHost = "127.0.0.1" }) { server, addresses in
             let admin = "http://\(try #require(addresses.adminEndpoint))"
             let answer = try await Self.curl(["-X", "POST", "-w", "\n%{http_code}", "\(admin)/shutdown-storm?seconds=86400"])
-            #expect(answer.stdout.hasSuffix("\n200"))
+            #expect(answer.stdoutText.hasSuffix("\n200"))
             let client = try await TestAPNsClient.connect(port: addresses.port, tls: nil)
             #expect(try await client.send(TestPush().request).reason == .shutdown)
             await client.close()
@@ -86,13 +87,13 @@ struct HostileInputTests {
                 "-X", "PUT", "-w", "\n%{http_code}", "--data-binary", "latency: {distribution: fixed, fixed_ms: 1e300}",
                 "\(admin)/scenario",
             ])
-            #expect(answer.stdout.hasSuffix("\n400"))
-            #expect(answer.stdout.contains("fixed_ms"))
+            #expect(answer.stdoutText.hasSuffix("\n400"))
+            #expect(answer.stdoutText.contains("fixed_ms"))
             #expect(server.scenario.name == "default")
         }
     }
 
-    private static func curl(_ arguments: [String]) async throws -> ExternalProcess.Output {
+    private static func curl(_ arguments: [String]) async throws -> ExternalProcess.Result {
         try await ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10"] + arguments)
     }
 }

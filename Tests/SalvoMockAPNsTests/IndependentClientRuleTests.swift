@@ -1,5 +1,6 @@
 import SalvoAPNs
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 import Foundation
@@ -20,7 +21,7 @@ struct IndependentClientRuleTests {
         for (name, value) in push.headers { arguments += ["-H", "\(name): \(value)"] }
         let output = try await ExternalProcess.run("/usr/bin/curl", arguments + ["http://127.0.0.1:\(port)\(path)"])
         #expect(output.status == 0, "curl: \(output.stderr)")
-        let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = output.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().last.map(String.init) ?? "")
     }
 
@@ -62,11 +63,11 @@ struct IndependentClientRuleTests {
                 [
                     "-n", "\(tokens.count)", "-c", "1", "-m", "50", "-d", bodyPath, "-i", uriPath,
                     "-H", "apns-topic: \(TestPush.topic)", "-H", "apns-push-type: alert",
-                ], timeoutSeconds: 60)
+                ], timeout: .seconds(60))
             #expect(output.status == 0, "\(output.stderr)")
-            let codes = try #require(output.stdout.firstMatch(of: /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/))
-            #expect(Int(codes.1) == expected[2, default: 0], "\(output.stdout)")
-            #expect(Int(codes.3) == expected[4, default: 0], "\(output.stdout)")
+            let codes = try #require(output.stdoutText.firstMatch(of: /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/))
+            #expect(Int(codes.1) == expected[2, default: 0], "\(output.stdoutText)")
+            #expect(Int(codes.3) == expected[4, default: 0], "\(output.stdoutText)")
             #expect(Int(codes.4) == 0)
             let stats = server.stats()
             #expect(stats.accepted == expected[2, default: 0])

@@ -1,5 +1,6 @@
 import SalvoAPNs
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 import Foundation
@@ -27,10 +28,10 @@ struct IndependentClientTests {
         let output = try await ExternalProcess.run("/usr/bin/curl", arguments + extra + [url])
         #expect(output.status == 0, "curl: \(output.stderr)")
         // Header lines end in CRLF, which Swift treats as one Character: split on both.
-        let lines = output.stdout.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        let lines = output.stdoutText.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         let status = Int(lines.last ?? "") ?? 0
         let bodyLine = lines.dropLast().last.map(String.init) ?? ""
-        return (status, bodyLine, output.stdout)
+        return (status, bodyLine, output.stdoutText)
     }
 
     @Test("curl over TLS with a provider token, and with a client certificate")
@@ -74,7 +75,7 @@ struct IndependentClientTests {
                     "-o", "/dev/null", "-w", "%{http_code} %{num_connects}\n", "--data-binary", TestPush.payload,
                     "-H", "apns-topic: \(TestPush.topic)", "-H", "authorization: bearer \(second)", url,
                 ])
-            #expect(updates.stdout == "200 1\n429 0\n", "one connection, then the new token is refused: \(updates.stderr)")
+            #expect(updates.stdoutText == "200 1\n429 0\n", "one connection, then the new token is refused: \(updates.stderr)")
             #expect(server.stats().rejected("TooManyProviderTokenUpdates") == 1)
 
             let certificate = [
@@ -117,10 +118,10 @@ struct IndependentClientTests {
                     "-n", "3000", "-c", "2", "-m", "100", "-d", bodyPath,
                     "-H", "apns-topic: \(TestPush.topic)", "-H", "apns-push-type: alert", "-H", "apns-priority: 10",
                     "http://127.0.0.1:\(addresses.port)/3/device/\(TestPush.validToken)",
-                ], timeoutSeconds: 60)
+                ], timeout: .seconds(60))
             #expect(output.status == 0, "\(output.stderr)")
-            #expect(output.stdout.contains("3000 succeeded"), "\(output.stdout)")
-            #expect(output.stdout.contains("status codes: 3000 2xx"), "\(output.stdout)")
+            #expect(output.stdoutText.contains("3000 succeeded"), "\(output.stdoutText)")
+            #expect(output.stdoutText.contains("status codes: 3000 2xx"), "\(output.stdoutText)")
             let stats = server.stats()
             #expect(stats.accepted == 3000)
             #expect(stats.connectionsTotal == 2)

@@ -2,6 +2,7 @@ import Crypto
 import NIOCore
 import NIOPosix
 import NIOSSL
+import SalvoTestSupport
 import Synchronization
 
 @testable import SalvoAPNs
@@ -106,6 +107,6 @@ final class OutcomeTally: Sendable {
             if outcomes.count >= count { return outcomes }
             try await Task.sleep(for: .milliseconds(5))
         }
-        throw LiveTestError("only \(self.outcomes.withLock { $0.count }) of \(count) outcomes arrived")
+        throw TestFailure("only \(self.outcomes.withLock { $0.count }) of \(count) outcomes arrived")
     }
 }

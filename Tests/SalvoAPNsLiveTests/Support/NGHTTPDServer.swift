@@ -1,11 +1,12 @@
 import Foundation
+import SalvoTestSupport
 
 /// Debian's `nghttpd` as an independent HTTP/2 server: a POST sink answering 200 for every
 /// `/3/device/<token>` whose file exists under its document root, 404 otherwise. It listens on
 /// 127.0.0.1 port 0; the port is read back from /proc. The test stops it in `defer`.
 final class NGHTTPDServer {
     let port: Int
-    private let process: Process
+    private let process: BackgroundProcess
     private let documentRoot: URL
 
     /// - Parameters:
@@ -22,59 +23,20 @@ final class NGHTTPDServer {
         var arguments = ["-a", "127.0.0.1", "-m", String(maxConcurrentStreams), "-d", self.documentRoot.path]
         if requireClientCertificate { arguments.append("--verify-client") }
         arguments += ["0", pki.serverKeyPath, pki.serverCertificatePath]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try BackgroundProcess(
+            name: "nghttpd", executable: URL(fileURLWithPath: "/usr/sbin/nghttpd"), arguments: arguments)
         self.process = process
         do {
-            self.port = try Self.listeningPort(of: process.processIdentifier)
+            self.port = try process.listeningPort()
         } catch {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.killAndWait()
             throw error
         }
     }
 
     /// SIGKILL: nghttpd ignores SIGTERM.
     func stop() {
-        if self.process.isRunning {
-            kill(self.process.processIdentifier, SIGKILL)
-            self.process.waitUntilExit()
-        }
+        self.process.killAndWait()
         try? FileManager.default.removeItem(at: self.documentRoot)
     }
-
-    /// The TCP port `pid` listens on: its socket inodes matched against /proc/net/tcp. Polls for
-    /// up to 5 s while the process starts.
-    private static func listeningPort(of pid: Int32) throws -> Int {
-        for _ in 0..<500 {
-            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-            let inodes = Set(
-                descriptors.compactMap { descriptor -> String? in
-                    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
-                        target.hasPrefix("socket:[")
-                    else { return nil }
-                    return String(target.dropFirst("socket:[".count).dropLast())
-                })
-            let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
-            for line in table.split(separator: "\n").dropFirst() {
-                // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
-                let fields = line.split(separator: " ")
-                guard fields.count > 9, fields[3] == "0A", inodes.contains(String(fields[9])),
-                    let portHex = fields[1].split(separator: ":").last, let port = Int(portHex, radix: 16)
-                else { continue }
-                return port
-            }
-            usleep(10_000)
-        }
-        throw LiveTestError("nghttpd (pid \(pid)) did not start listening")
-    }
-}
-
-struct LiveTestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

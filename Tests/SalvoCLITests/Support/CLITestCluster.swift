@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SalvoKafka
+import SalvoTestSupport
 import Synchronization
 
 /// The test broker started by scripts/with-broker.sh, and the topics a test made there.
@@ -12,7 +13,7 @@ final class CLITestCluster: Sendable {
 
     init() throws {
         guard let brokers = ProcessInfo.processInfo.environment["SALVO_TEST_BROKERS"], !brokers.isEmpty else {
-            throw CLITestError(
+            throw TestFailure(
                 "SALVO_TEST_BROKERS is not set: run the CLI tests through `make test` or "
                     + "`scripts/with-broker.sh swift test --skip-build --filter SalvoCLITests`"
             )
@@ -42,7 +43,7 @@ final class CLITestCluster: Sendable {
     }
 
     /// All messages of a topic as kcat prints them with `format`, reading to the end.
-    func read(_ topic: String, format: String) async throws -> CommandRunner.Result {
+    func read(_ topic: String, format: String) async throws -> ExternalProcess.Result {
         try await CommandRunner.kcat(["-b", brokers, "-C", "-t", topic, "-e", "-q", "-f", format])
     }
 }

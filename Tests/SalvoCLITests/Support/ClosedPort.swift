@@ -1,10 +1,11 @@
 import Glibc
+import SalvoTestSupport
 
 /// A loopback TCP port nothing listens on: bound to port 0 to get a free one, then closed.
 enum ClosedPort {
     static func find() throws -> UInt16 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw CLITestError("socket() failed") }
+        guard descriptor >= 0 else { throw TestFailure("socket() failed") }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -17,7 +18,7 @@ enum ClosedPort {
                 bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
             }
         }
-        guard bound else { throw CLITestError("bind() on 127.0.0.1 failed") }
+        guard bound else { throw TestFailure("bind() on 127.0.0.1 failed") }
         return UInt16(bigEndian: address.sin_port)
     }
 }

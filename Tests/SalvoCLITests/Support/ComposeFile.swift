@@ -34,7 +34,7 @@ struct ComposeFile {
         directory = (relativePath as NSString).deletingLastPathComponent
         guard let root = try RepositoryFiles.yamlDocuments(relativePath).first as? [String: Any],
               let services = root["services"] as? [String: [String: Any]]
-        else { throw CLITestError("\(relativePath): no services") }
+        else { throw TestFailure("\(relativePath): no services") }
         self.services = try services.reduce(into: [:]) { result, entry in
             result[entry.key] = try Self.service(entry.key, entry.value)
         }
@@ -45,7 +45,7 @@ struct ComposeFile {
         let environment = (raw["environment"] as? [String: Any] ?? [:]).mapValues { "\($0)" }
         let volumes = try (raw["volumes"] as? [String] ?? []).map { text -> Volume in
             let parts = text.split(separator: ":").map(String.init)
-            guard parts.count >= 2 else { throw CLITestError("\(name): volume \(text) is not SOURCE:TARGET") }
+            guard parts.count >= 2 else { throw TestFailure("\(name): volume \(text) is not SOURCE:TARGET") }
             return Volume(source: parts[0], target: parts[1])
         }
         let dependsOn = (raw["depends_on"] as? [String: Any] ?? [:]).compactMapValues { ($0 as? [String: Any])?["condition"] as? String }
@@ -65,7 +65,7 @@ struct ComposeFile {
         var placed: Set<String> = []
         while placed.count < services.count {
             let ready = services.values.filter { !placed.contains($0.name) && Set($0.dependsOn.keys).isSubset(of: placed) }
-            guard let next = ready.min(by: { $0.name < $1.name }) else { throw CLITestError("compose: a dependency cycle") }
+            guard let next = ready.min(by: { $0.name < $1.name }) else { throw TestFailure("compose: a dependency cycle") }
             ordered.append(next)
             placed.insert(next.name)
         }

@@ -82,7 +82,7 @@ struct ComposeRewrite {
                 continue
             }
             let source = (file.directory as NSString).appendingPathComponent(volume.source)
-            guard let document = try RepositoryFiles.yamlDocuments(source).first else { throw CLITestError("\(source) is empty") }
+            guard let document = try RepositoryFiles.yamlDocuments(source).first else { throw TestFailure("\(source) is empty") }
             try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
             let rewritten = rewriteTree(document, in: service)
             try JSONSerialization.data(withJSONObject: rewritten, options: [.prettyPrinted, .sortedKeys]).write(to: local)

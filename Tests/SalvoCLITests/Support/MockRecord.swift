@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 
 /// The mock APNs's `--record` file, read back: how many times each token was accepted, and when.
 struct MockRecord {
@@ -17,7 +18,7 @@ struct MockRecord {
             guard let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
                 let token = object["token"] as? String
             else {
-                throw CLITestError("record line is not an accepted notification: \(String(decoding: line, as: UTF8.self))")
+                throw TestFailure("record line is not an accepted notification: \(String(decoding: line, as: UTF8.self))")
             }
             acceptedCount[token, default: 0] += 1
             if firstReceivedAt[token] == nil, let received = object["received_at_ms"] as? NSNumber {

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 
 /// One look at a worker's operations listener, as a prober sees it: the HTTP status of
 /// `/health/live`, `/health/ready` and `/metrics` (0 when the connection failed), and the metrics
@@ -24,7 +25,7 @@ struct OperationsPoll: CustomStringConvertible {
         let metricsFile = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-metrics-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: metricsFile) }
         // One output file per URL, in order; `-w` prints each transfer's status (000: no connection).
-        let result = try await CommandRunner.run(
+        let result = try await ExternalProcess.run(
             URL(fileURLWithPath: "/usr/bin/curl"),
             [
                 "-s", "--max-time", "2", "-w", "%{http_code}\n",
@@ -34,7 +35,7 @@ struct OperationsPoll: CustomStringConvertible {
             ],
             timeout: .seconds(10))
         let codes = result.stdoutText.split(separator: "\n").map { Int($0) ?? 0 }
-        guard codes.count == 3 else { throw CLITestError("curl printed \(codes.count) statuses: \(result.stdoutText) \(result.stderr)") }
+        guard codes.count == 3 else { throw TestFailure("curl printed \(codes.count) statuses: \(result.stdoutText) \(result.stderr)") }
         return OperationsPoll(
             startedAfter: started, live: codes[0], ready: codes[1], metrics: codes[2],
             metricsText: (try? String(contentsOf: metricsFile, encoding: .utf8)) ?? "")

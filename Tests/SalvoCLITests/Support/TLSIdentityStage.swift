@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 
 /// A `salvo mock-apns` over TLS whose server certificate names only `hosts` (DNS names and IPv4
 /// addresses, generated here), and `salvo send` pointed at it: one real handshake per question,
@@ -12,7 +13,7 @@ struct TLSIdentityStage {
 
     /// Starts a mock whose certificate is valid for `hosts` only; `body` runs while it serves.
     static func with(certificateFor hosts: [String], _ body: (TLSIdentityStage) async throws -> Void) async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let material = try MockTLSMaterial.generate(hosts: hosts)
         let tokenKey = try material.write(to: directory.path)
@@ -25,7 +26,7 @@ struct TLSIdentityStage {
         do {
             let line = try await mock.waitForOutput(containing: "listening on")
             guard let match = line.firstMatch(of: /127\.0\.0\.1:(\d+)/), let port = Int(match.1) else {
-                throw CLITestError("no port in \(line)")
+                throw TestFailure("no port in \(line)")
             }
             try await body(TLSIdentityStage(directory: directory, mock: mock, port: port, material: material))
         } catch {
@@ -37,7 +38,7 @@ struct TLSIdentityStage {
 
     /// `salvo send` of one push to the mock as `host` (with SNI and name check for a DNS host),
     /// trusting the mock's CA.
-    func send(host: String) async throws -> CommandRunner.Result {
+    func send(host: String) async throws -> ExternalProcess.Result {
         try await CommandRunner.salvo([
             "send", "--host", host, "--port", String(port),
             "--ca-file", directory.appendingPathComponent(MockTLSMaterial.FileName.caCertificate).path,

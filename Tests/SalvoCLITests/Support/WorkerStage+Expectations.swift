@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 extension WorkerStage {
@@ -26,7 +27,7 @@ extension WorkerStage {
     /// The dead-letter topic's records: `salvo-reason` header and key of each.
     func deadLetters() async throws -> [(reason: String, key: String)] {
         let result = try await cluster.read(deadLetterTopic, format: "%k\t%h\n")
-        guard result.status == 0 else { throw CLITestError("kcat could not read \(deadLetterTopic): \(result.stderr)") }
+        guard result.status == 0 else { throw TestFailure("kcat could not read \(deadLetterTopic): \(result.stderr)") }
         return result.stdoutText.split(separator: "\n").map { line in
             let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             let headers = parts.count > 1 ? parts[1] : ""
@@ -38,14 +39,14 @@ extension WorkerStage {
     /// A worker's `/metrics` text, from the operations address it printed at start.
     func metrics(of worker: BackgroundProcess) async throws -> String {
         let address = try await operationsAddress(of: worker)
-        let result = try await CommandRunner.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(address)/metrics"], timeout: .seconds(10))
+        let result = try await ExternalProcess.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(address)/metrics"], timeout: .seconds(10))
         return result.stdoutText
     }
 
     /// `http://127.0.0.1:PORT` of a worker's operations listener, as it printed it at start.
     func operationsAddress(of worker: BackgroundProcess) async throws -> String {
         let line = try await worker.waitForOutput(containing: "operations on")
-        guard let match = line.firstMatch(of: /http:\/\/[0-9.]+:\d+/) else { throw CLITestError("no address in \(line)") }
+        guard let match = line.firstMatch(of: /http:\/\/[0-9.]+:\d+/) else { throw TestFailure("no address in \(line)") }
         return String(match.0)
     }
 }

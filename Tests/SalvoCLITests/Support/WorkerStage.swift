@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SalvoKafka
+import SalvoTestSupport
 import Synchronization
 
 /// Everything an end-to-end worker test stands on: unique topics on the test broker, TLS material
@@ -36,10 +37,13 @@ final class WorkerStage: Sendable {
     /// Creates the topics and starts the mock with `scenarioYAML`.
     /// `unprivileged`: the mock and the workers run as the image runs them — uid 10001 with no
     /// capabilities — each under `strace -e setsockopt` writing `strace-<name>.txt` in ``directory``.
-    init(cluster: CLITestCluster, scenarioYAML: String, partitions: Int = 4, unprivileged: Bool = false) async throws {
+    /// `mockArguments`: more `salvo mock-apns` options (`--broadcast-listen`, say).
+    init(
+        cluster: CLITestCluster, scenarioYAML: String, partitions: Int = 4, unprivileged: Bool = false, mockArguments: [String] = []
+    ) async throws {
         self.cluster = cluster
         self.unprivileged = unprivileged
-        directory = try CommandRunner.temporaryDirectory()
+        directory = try ExternalProcess.temporaryDirectory()
         let prefix = cluster.uniqueName("e2e")
         self.prefix = prefix
         groupID = "\(prefix)-workers"
@@ -48,14 +52,14 @@ final class WorkerStage: Sendable {
         let topics = try await CommandRunner.salvo([
             "topics", "create", "--brokers", cluster.brokers, "--prefix", prefix, "--partitions", String(partitions),
         ])
-        guard topics.status == 0 else { throw CLITestError("topics create failed: \(topics.stderr)") }
+        guard topics.status == 0 else { throw TestFailure("topics create failed: \(topics.stderr)") }
 
         let tls = directory.appendingPathComponent("tls").path
         let generated = try await CommandRunner.salvo(["mock-apns", "--generate-tls", tls, "--topic", Self.bundleID])
         guard generated.status == 0,
             let argument = generated.stdoutText.split(separator: " ").drop(while: { $0 != "--token-key" }).dropFirst().first
         else {
-            throw CLITestError("mock-apns --generate-tls failed: \(generated.stdoutText) \(generated.stderr)")
+            throw TestFailure("mock-apns --generate-tls failed: \(generated.stdoutText) \(generated.stderr)")
         }
         let parts = argument.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 2).map(String.init)
         tokenKey = (parts[0], parts[1], parts[2])
@@ -71,7 +75,7 @@ final class WorkerStage: Sendable {
                 "--tls-cert", "\(tls)/server.pem", "--tls-key", "\(tls)/server-key.pem",
                 "--token-key", "\(tokenKey.keyID):\(tokenKey.teamID):\(tokenKey.path)",
                 "--scenario", scenario.path, "--record", recordURL.path, "--log-level", "warning",
-            ], launcher: Self.launcher(unprivileged, name: "mock-apns", in: directory))
+            ] + mockArguments, launcher: Self.launcher(unprivileged, name: "mock-apns", in: directory))
         do {
             mockPort = try Self.port(in: try await mock.waitForOutput(containing: "listening on"))
             mockAdminPort = try Self.port(in: try await mock.waitForOutput(containing: "admin on"))
@@ -92,7 +96,7 @@ final class WorkerStage: Sendable {
         result.arguments = ["-R", "\(unprivilegedUID):\(unprivilegedUID)", directory.path]
         try result.run()
         result.waitUntilExit()
-        guard result.terminationStatus == 0 else { throw CLITestError("chown of \(directory.path) failed") }
+        guard result.terminationStatus == 0 else { throw TestFailure("chown of \(directory.path) failed") }
     }
 
     static func launcher(_ unprivileged: Bool, name: String, in directory: URL) -> [String] {
@@ -106,7 +110,7 @@ final class WorkerStage: Sendable {
 
     private static func port(in line: String) throws -> Int {
         guard let match = line.firstMatch(of: /127\.0\.0\.1:(\d+)/), let port = Int(match.1) else {
-            throw CLITestError("no 127.0.0.1:PORT in \"\(line)\"")
+            throw TestFailure("no 127.0.0.1:PORT in \"\(line)\"")
         }
         return port
     }
@@ -176,7 +180,7 @@ final class WorkerStage: Sendable {
         try CampaignFixture.write(lines, to: file)
         let result = try await CommandRunner.salvo(
             ["enqueue", "--brokers", cluster.brokers, "--topic", topic, "--key-field", "id", file.path], timeout: .seconds(120))
-        guard result.status == 0 else { throw CLITestError("enqueue to \(topic) failed: \(result.stderr)") }
+        guard result.status == 0 else { throw TestFailure("enqueue to \(topic) failed: \(result.stderr)") }
     }
 
     /// The record file as the mock has flushed it so far (it flushes every second).
@@ -198,7 +202,7 @@ final class WorkerStage: Sendable {
     /// Every message of `topic`: key and value.
     func messages(of topic: String) async throws -> [(key: String, value: String)] {
         let result = try await cluster.read(topic, format: "%k\t%s\n")
-        guard result.status == 0 else { throw CLITestError("kcat could not read \(topic): \(result.stderr)") }
+        guard result.status == 0 else { throw TestFailure("kcat could not read \(topic): \(result.stderr)") }
         return result.stdoutText.split(separator: "\n", omittingEmptySubsequences: true).map { line in
             let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
@@ -208,7 +212,7 @@ final class WorkerStage: Sendable {
     /// Per partition of `topic`: how many messages it holds (offsets start at 0 on a new topic).
     func messageCounts(of topic: String) async throws -> [Int32: Int64] {
         let result = try await cluster.read(topic, format: "%p\n")
-        guard result.status == 0 else { throw CLITestError("kcat could not read \(topic): \(result.stderr)") }
+        guard result.status == 0 else { throw TestFailure("kcat could not read \(topic): \(result.stderr)") }
         var counts: [Int32: Int64] = [:]
         for line in result.stdoutText.split(separator: "\n") { counts[Int32(line)!, default: 0] += 1 }
         return counts
@@ -241,10 +245,12 @@ final class WorkerStage: Sendable {
 
 /// Runs `body` on a fresh stage of the test broker, and always stops its workers and mock.
 func withWorkerStage(
-    scenarioYAML: String, partitions: Int = 4, unprivileged: Bool = false, _ body: (WorkerStage) async throws -> Void
+    scenarioYAML: String, partitions: Int = 4, unprivileged: Bool = false, mockArguments: [String] = [],
+    _ body: (WorkerStage) async throws -> Void
 ) async throws {
     try await withCLITestCluster { cluster in
-        let stage = try await WorkerStage(cluster: cluster, scenarioYAML: scenarioYAML, partitions: partitions, unprivileged: unprivileged)
+        let stage = try await WorkerStage(
+            cluster: cluster, scenarioYAML: scenarioYAML, partitions: partitions, unprivileged: unprivileged, mockArguments: mockArguments)
         do {
             try await body(stage)
         } catch {

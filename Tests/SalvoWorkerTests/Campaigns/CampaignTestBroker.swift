@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SalvoKafka
+import SalvoTestSupport
 import SalvoWorker
 import Synchronization
 import Testing
@@ -16,7 +17,7 @@ final class CampaignTestBroker: Sendable {
 
     init() throws {
         guard let configured = ProcessInfo.processInfo.environment["SALVO_TEST_BROKERS"], !configured.isEmpty else {
-            throw CampaignTestError("SALVO_TEST_BROKERS is not set: run through scripts/with-broker.sh")
+            throw TestFailure("SALVO_TEST_BROKERS is not set: run through scripts/with-broker.sh")
         }
         brokers = configured.split(separator: ",").map(String.init)
         admin = try KafkaAdmin(configuration: KafkaClientConfiguration(brokers: brokers), logger: EngineKafka.logger)
@@ -33,7 +34,7 @@ final class CampaignTestBroker: Sendable {
         let name = "\(prefix)-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
         created.mutate { $0.append(name) }
         let results = try await admin.createTopics([KafkaNewTopic(name: name, partitions: partitions, configs: ["cleanup.policy": "compact"])])
-        guard case .created = results.first?.outcome else { throw CampaignTestError("cannot create \(name): \(results)") }
+        guard case .created = results.first?.outcome else { throw TestFailure("cannot create \(name): \(results)") }
         return name
     }
 
@@ -57,11 +58,6 @@ func withCampaignBroker(_ body: (CampaignTestBroker) async throws -> Void) async
         throw error
     }
     await broker.cleanUp()
-}
-
-struct CampaignTestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// A value shared between a test and callbacks on other threads.

@@ -2,13 +2,9 @@ import Logging
 import NIOCore
 import NIOPosix
 import SalvoKafka
+import SalvoTestSupport
 import SalvoWorker
 import ServiceLifecycle
-
-/// Failure of a bounded wait in an engine test.
-struct EngineTestError: Error, CustomStringConvertible {
-    var description: String
-}
 
 /// One engine running in a `ServiceGroup`, as `salvo worker` runs it: ``shutdown()`` triggers
 /// graceful shutdown (what SIGTERM does) and waits for `run()` to return.
@@ -57,7 +53,7 @@ final class EngineRunner: Sendable {
             if condition(engine.statistics()) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw EngineTestError(description: "timed out waiting for \(what); statistics: \(engine.statistics())")
+        throw TestFailure("timed out waiting for \(what); statistics: \(engine.statistics())")
     }
 }
 

@@ -3,22 +3,22 @@ import Foundation
 import NIOSSL
 import X509
 
-@testable import SalvoAPNs
-
-/// A CA, a server certificate for 127.0.0.1 and localhost, and an APNs-style client certificate
-/// (bundle id in the subject UID), all generated at test time and written as PEM files into a
+/// A CA, a server certificate for localhost (and 127.0.0.1), and an APNs-style client
+/// certificate (bundle id in the subject UID), all P-256 and generated at test time — no key is
+/// ever committed. The PEM files that independent servers (nghttpd) read are written into a
 /// temporary directory that `remove()` deletes.
-struct TestPKI {
-    static let bundleID = "com.example.salvo"
+public struct TestPKI {
+    public static let bundleID = "com.example.salvo"
 
-    let directory: URL
-    let caCertificate: NIOSSLCertificate
-    let serverCertificate: NIOSSLCertificate
-    let serverKey: NIOSSLPrivateKey
-    let clientCredential: APNsCertificateCredential
+    public let directory: URL
+    public let caCertificate: NIOSSLCertificate
+    public let serverCertificate: NIOSSLCertificate
+    public let serverKey: NIOSSLPrivateKey
+    public let clientCertificate: NIOSSLCertificate
+    public let clientKey: NIOSSLPrivateKey
 
     /// - Parameter serverIPAddress: Whether the server certificate also names 127.0.0.1.
-    init(serverIPAddress: Bool = true) throws {
+    public init(serverIPAddress: Bool = true) throws {
         self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-pki-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         let now = Date()
@@ -34,7 +34,9 @@ struct TestPKI {
             },
             issuerPrivateKey: .init(caKey))
 
-        func issue(_ subject: DistinguishedName, usage: ExtendedKeyUsage.Usage, names: [GeneralName]) throws -> (Certificate, P256.Signing.PrivateKey) {
+        func issue(_ subject: DistinguishedName, usage: ExtendedKeyUsage.Usage, names: [GeneralName]) throws -> (
+            Certificate, P256.Signing.PrivateKey
+        ) {
             let key = P256.Signing.PrivateKey()
             let certificate = try Certificate(
                 version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
@@ -67,17 +69,16 @@ struct TestPKI {
         self.caCertificate = try NIOSSLCertificate(bytes: Array(ca.serializeAsPEM().pemString.utf8), format: .pem)
         self.serverCertificate = try NIOSSLCertificate(bytes: Array(server.serializeAsPEM().pemString.utf8), format: .pem)
         self.serverKey = try NIOSSLPrivateKey(bytes: Array(serverKey.pemRepresentation.utf8), format: .pem)
-        self.clientCredential = try APNsCertificateCredential(
-            certificateChain: [NIOSSLCertificate(bytes: Array(client.serializeAsPEM().pemString.utf8), format: .pem)],
-            privateKey: NIOSSLPrivateKey(bytes: Array(clientKey.pemRepresentation.utf8), format: .pem))
+        self.clientCertificate = try NIOSSLCertificate(bytes: Array(client.serializeAsPEM().pemString.utf8), format: .pem)
+        self.clientKey = try NIOSSLPrivateKey(bytes: Array(clientKey.pemRepresentation.utf8), format: .pem)
     }
 
-    var serverCertificatePath: String { self.directory.appendingPathComponent("server.pem").path }
-    var serverKeyPath: String { self.directory.appendingPathComponent("server-key.pem").path }
+    public var serverCertificatePath: String { self.directory.appendingPathComponent("server.pem").path }
+    public var serverKeyPath: String { self.directory.appendingPathComponent("server-key.pem").path }
 
     /// A TLS server context presenting the server certificate, ALPN h2, optionally requiring a
     /// client certificate issued by this CA.
-    func serverContext(requireClientCertificate: Bool) throws -> NIOSSLContext {
+    public func serverContext(requireClientCertificate: Bool = false) throws -> NIOSSLContext {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(self.serverCertificate)], privateKey: .privateKey(self.serverKey))
         configuration.applicationProtocols = ["h2"]
@@ -88,10 +89,15 @@ struct TestPKI {
         return try NIOSSLContext(configuration: configuration)
     }
 
-    /// The client transport trusting only this CA.
-    var transport: APNsConnection.Transport { .tls(trustRoots: .certificates([self.caCertificate])) }
+    /// A TLS client context trusting only this CA, ALPN h2.
+    public func clientContext() throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .certificates([self.caCertificate])
+        configuration.applicationProtocols = ["h2"]
+        return try NIOSSLContext(configuration: configuration)
+    }
 
-    func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(at: self.directory)
     }
 

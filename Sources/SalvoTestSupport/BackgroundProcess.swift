@@ -1,25 +1,26 @@
 import Foundation
 
-/// A long-running child (the worker, the mock APNs) that a test starts, signals and always stops.
+/// A long-running child (the worker, the mock APNs, nghttpd) that a test starts, signals and
+/// always stops. For a command run to completion, see ``ExternalProcess``.
 ///
 /// Output goes to files in a private directory, so a chatty child never blocks on a full pipe,
 /// and a failing test can show the child's last words.
-final class BackgroundProcess: @unchecked Sendable {
+public final class BackgroundProcess: @unchecked Sendable {
     // @unchecked: `process` is only touched through Foundation's thread-safe Process API, and
     // the URLs are immutable.
-    let name: String
+    public let name: String
     private let process = Process()
     private let directory: URL
-    let stdoutURL: URL
-    let stderrURL: URL
+    public let stdoutURL: URL
+    public let stderrURL: URL
 
     /// Started through a launcher (setpriv, strace): signals go to what it runs, its children.
     private let signalsChildren: Bool
 
-    init(name: String, executable: URL, arguments: [String], environment: [String: String] = [:], signalsChildren: Bool = false) throws {
+    public init(name: String, executable: URL, arguments: [String], environment: [String: String] = [:], signalsChildren: Bool = false) throws {
         self.name = name
         self.signalsChildren = signalsChildren
-        directory = try CommandRunner.temporaryDirectory()
+        directory = try ExternalProcess.temporaryDirectory()
         stdoutURL = directory.appendingPathComponent("stdout")
         stderrURL = directory.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
@@ -35,10 +36,10 @@ final class BackgroundProcess: @unchecked Sendable {
 
     /// `salvo` with `arguments`; `launcher` (a command and its arguments, e.g. `setpriv … strace …`)
     /// runs it when given.
-    static func salvo(
+    public static func salvo(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], launcher: [String] = []
     ) throws -> BackgroundProcess {
-        let salvo = try CommandRunner.salvoExecutable()
+        let salvo = try ExternalProcess.salvoExecutable()
         guard let command = launcher.first else {
             return try BackgroundProcess(name: name, executable: salvo, arguments: arguments, environment: environment)
         }
@@ -47,25 +48,25 @@ final class BackgroundProcess: @unchecked Sendable {
             environment: environment, signalsChildren: true)
     }
 
-    var isRunning: Bool { process.isRunning }
-    var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+    public var isRunning: Bool { process.isRunning }
+    public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
     /// The process id (for `/proc/<pid>/status` in memory checks).
-    var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// How many lines the child has written so far, to count what it writes from now on.
-    struct OutputMark {
-        var stdoutLines: Int
-        var stderrLines: Int
+    public struct OutputMark {
+        public var stdoutLines: Int
+        public var stderrLines: Int
     }
 
-    func outputMark() -> OutputMark {
+    public func outputMark() -> OutputMark {
         OutputMark(stdoutLines: Self.lines(of: stdout).count, stderrLines: Self.lines(of: stderr).count)
     }
 
     /// The lines written to stdout and stderr since `mark` (stdout's first).
-    func outputLines(since mark: OutputMark) -> [Substring] {
+    public func outputLines(since mark: OutputMark) -> [Substring] {
         Array(Self.lines(of: stdout).dropFirst(mark.stdoutLines)) + Self.lines(of: stderr).dropFirst(mark.stderrLines)
     }
 
@@ -75,7 +76,7 @@ final class BackgroundProcess: @unchecked Sendable {
 
     /// Signals the child (or, when a launcher started it, the processes the launcher runs: a
     /// tracer passes SIGTERM on only by detaching, which would leave the traced process running).
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         guard process.isRunning else { return }
         guard signalsChildren else {
             kill(process.processIdentifier, signal)
@@ -90,7 +91,7 @@ final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// Waits for the child to exit on its own; nil if it is still running after `timeout`.
-    func waitForExit(timeout: Duration) async -> Int32? {
+    public func waitForExit(timeout: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             guard ContinuousClock.now < deadline else { return nil }
@@ -101,23 +102,31 @@ final class BackgroundProcess: @unchecked Sendable {
 
     /// Polls stdout until a line contains `text`; throws with the child's output if it exits or
     /// `timeout` passes first.
-    func waitForOutput(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
+    public func waitForOutput(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let line = stdout.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw CLITestError("\(name) printed no line containing \"\(text)\"\nstdout:\n\(stdout.suffix(2_000))\nstderr:\n\(stderr.suffix(4_000))")
+        throw TestFailure("\(name) printed no line containing \"\(text)\"\nstdout:\n\(stdout.suffix(2_000))\nstderr:\n\(stderr.suffix(4_000))")
     }
 
     /// SIGTERM, then SIGKILL if it lingers; removes the output files.
-    func stop() async {
+    public func stop() async {
         signal(SIGTERM)
         if await waitForExit(timeout: .seconds(10)) == nil {
             signal(SIGKILL)
             _ = await waitForExit(timeout: .seconds(5))
         }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// SIGKILL at once and wait for the exit, then remove the output files: for a child that
+    /// ignores SIGTERM (nghttpd), and usable from a synchronous `defer`.
+    public func killAndWait() {
+        signal(SIGKILL)
+        if process.isRunning { process.waitUntilExit() }
         try? FileManager.default.removeItem(at: directory)
     }
 }
