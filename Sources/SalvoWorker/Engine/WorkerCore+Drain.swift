@@ -29,7 +29,7 @@ extension WorkerCore {
     func checkDrainProgress() {
         guard phase == .draining else { return }
         if !heldHandedOff {
-            guard inFlight == 0, ready.isEmpty else { return }
+            guard inFlight == 0, ready.isEmpty, broadcasts.inFlight == 0 else { return }
             heldHandedOff = true
             timer?.cancel()
             timer = nil
@@ -47,7 +47,12 @@ extension WorkerCore {
     /// (due now, their attempt unchanged).
     private func handOffBegunJobs() {
         let now = clock.now
-        for (unit, first) in scheduler.removeAll(where: { _ in true }) where first > 0 {
+        for (unit, first) in scheduler.removeAll(where: { _ in true }) {
+            guard first > 0 else {
+                // Not begun: left to the next owner, and settled here so nothing waits for it.
+                ledger.abandon(unit.reference.source, generation: unit.reference.ledgerGeneration, count: unit.job.notificationCount)
+                continue
+            }
             let notifications = (first..<unit.job.notificationCount).map(unit.notification(at:))
             statistics.handedOffOnDrain += notifications.count
             handOff(RetryScheduler.StateMachine<C>.Batch(app: unit.job.app, due: now, notifications: notifications))

@@ -20,6 +20,10 @@ extension WorkerCore {
     /// once none of their jobs has a request in flight or a record unacknowledged. Records of these
     /// partitions still arriving from the consumer task are left to the next owner.
     func revoking(_ partitions: Set<SourcePosition.Partition>, done: @escaping @Sendable () -> Void) {
+        // After the drain (the consumers' close revokes everything) nothing more settles here:
+        // waiting would only hold the close past its timeout, and a member that never leaves
+        // keeps the group rebalancing without it.
+        guard phase != .finished else { return done() }
         revokingPartitions.formUnion(partitions)
         stopWork(of: partitions, .handOffBegun)
         revokeWaiters.append(RevokeWaiter(partitions: partitions, done: done))
