@@ -1,4 +1,5 @@
 import NIOCore
+import SalvoAPNs
 import Testing
 @testable import SalvoWorker
 

@@ -28,7 +28,7 @@ public struct APNsErrorBody: Sendable, Hashable {
 
     /// The body bytes as APNs writes them.
     public func encoded() -> [UInt8] {
-        var text = "{\"reason\":" + JSONStringLiteral.quoted(reason.string)
+        var text = "{\"reason\":" + JSONWriter.quoted(reason.string)
         if let timestampMilliseconds {
             text += ",\"timestamp\":\(timestampMilliseconds)"
         }

@@ -45,22 +45,3 @@ extension Substring {
         String(self.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }
-
-extension Duration {
-    /// Whole milliseconds, rounded up so that a positive duration never becomes 0 ms, and
-    /// saturating at the `Int64` range instead of trapping.
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        if overflow { return seconds < 0 ? .min : .max }
-        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        let total = millis.addingReportingOverflow(attoseconds / attosecondsPerMillisecond)
-        if total.overflow { return seconds < 0 ? .min : .max }
-        return attoseconds % attosecondsPerMillisecond > 0 && total.partialValue < .max ? total.partialValue + 1 : total.partialValue
-    }
-
-    /// Milliseconds clamped to `Int32`, for librdkafka's `int timeout_ms` parameters.
-    var timeoutMilliseconds: Int32 {
-        Int32(clamping: max(0, wholeMilliseconds))
-    }
-}

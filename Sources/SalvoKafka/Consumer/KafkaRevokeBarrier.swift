@@ -35,8 +35,7 @@ public struct KafkaRevokeBarrier: Sendable {
         let semaphore = DispatchSemaphore(value: 0)
         let once = SignalOnce(semaphore: semaphore)
         prepare(partitions) { once.signal() }
-        let nanoseconds = max(0, limit.components.seconds) * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-        return semaphore.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
+        return semaphore.wait(timeout: .now() + .nanoseconds(Int(max(.zero, limit).nanoseconds))) == .success
     }
 }
 

@@ -22,7 +22,7 @@ enum MockBroadcastAnswer {
         case .deleted:
             return HTTP2Response(status: 204, headers: headers)
         case .listed(let ids):
-            let list = ids.map { JSONStringLiteral.quoted($0) }.joined(separator: ",")
+            let list = ids.map { JSONWriter.quoted($0) }.joined(separator: ",")
             return self.json(200, Array("{\"channels\":[\(list)]}".utf8), headers: headers)
         case .broadcast:
             headers.add(name: "apns-unique-id", value: APNsID.random().string)

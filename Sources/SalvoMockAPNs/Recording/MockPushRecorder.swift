@@ -74,36 +74,52 @@ public final class MockPushRecorder: MockAPNsListener {
 
     static func line(for push: MockAcceptedPush) -> [UInt8] {
         let request = push.request
-        var line = JSONLine()
-        line.field("apns_id", string: push.apnsID.headerValue)
-        request.token.withHexBytes { line.field("token", string: $0) }
-        line.field("topic", string: request.topic.headerValue)
-        line.field("push_type", string: request.pushType.headerValue)
-        line.field("priority", integer: Int64(request.priority.rawValue))
-        line.field("expiration", integer: request.expiration?.secondsSince1970)
-        line.field("collapse_id", string: request.collapseID?.headerValue)
-        let digest = push.payload.withUnsafeReadableBytes { SHA256.hash(data: $0) }
-        line.field("payload_sha256", hex: digest)
-        line.field("payload_bytes", integer: Int64(push.payload.readableBytes))
-        line.field("received_at_ms", integer: push.receivedAtMilliseconds)
-        line.field("connection", integer: Int64(push.connectionID))
-        return line.finish()
+        var line = JSONWriter(capacity: 320)
+        line.beginObject()
+        line.key("apns_id")
+        line.stringBytes(push.apnsID.headerValue)
+        request.token.withHexBytes {
+            line.key("token")
+            line.stringBytes($0)
+        }
+        line.key("topic")
+        line.stringBytes(request.topic.headerValue)
+        line.key("push_type")
+        line.stringBytes(request.pushType.headerValue)
+        line.key("priority")
+        line.integer(request.priority.rawValue)
+        line.key("expiration")
+        if let expiration = request.expiration?.secondsSince1970 { line.integer(expiration) } else { line.null() }
+        line.key("collapse_id")
+        if let collapseID = request.collapseID?.headerValue { line.stringBytes(collapseID) } else { line.null() }
+        return finish(&line, payload: push.payload, receivedAt: push.receivedAtMilliseconds, connection: push.connectionID)
     }
 
     /// A broadcast's line: `channel_id` and `request_id` where a push has `token` and `apns_id`.
     static func line(for broadcast: MockAcceptedBroadcast) -> [UInt8] {
-        var line = JSONLine()
-        line.field("request_id", string: broadcast.requestID.utf8)
-        line.field("channel_id", string: broadcast.channelID.utf8)
-        line.field("topic", string: broadcast.bundleID.utf8)
-        line.field("push_type", string: APNsBroadcastRequest.pushType.utf8)
-        line.field("priority", integer: Int64(broadcast.priority))
-        line.field("expiration", integer: broadcast.expiration)
-        let digest = broadcast.payload.withUnsafeReadableBytes { SHA256.hash(data: $0) }
-        line.field("payload_sha256", hex: digest)
-        line.field("payload_bytes", integer: Int64(broadcast.payload.readableBytes))
-        line.field("received_at_ms", integer: broadcast.receivedAtMilliseconds)
-        line.field("connection", integer: Int64(broadcast.connectionID))
-        return line.finish()
+        var line = JSONWriter(capacity: 320)
+        line.beginObject()
+        line.member("request_id", broadcast.requestID)
+        line.member("channel_id", broadcast.channelID)
+        line.member("topic", broadcast.bundleID)
+        line.member("push_type", APNsBroadcastRequest.pushType)
+        line.member("priority", broadcast.priority)
+        line.member("expiration", broadcast.expiration)
+        return finish(
+            &line, payload: broadcast.payload, receivedAt: broadcast.receivedAtMilliseconds,
+            connection: broadcast.connectionID)
+    }
+
+    /// The members every line ends with (the payload's digest and size, when and on which
+    /// connection it arrived), then the end of the object and of the line.
+    private static func finish(_ line: inout JSONWriter, payload: ByteBuffer, receivedAt: Int64, connection: Int) -> [UInt8] {
+        line.key("payload_sha256")
+        line.hexString(payload.withUnsafeReadableBytes { SHA256.hash(data: $0) })
+        line.member("payload_bytes", payload.readableBytes)
+        line.member("received_at_ms", receivedAt)
+        line.member("connection", connection)
+        line.endObject()
+        line.newline()
+        return line.bytes
     }
 }

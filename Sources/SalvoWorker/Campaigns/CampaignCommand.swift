@@ -1,3 +1,5 @@
+import SalvoAPNs
+
 /// One operator command on `salvo.control` (schema/control.schema.json): cancel, pause or resume
 /// a campaign, with who asked, why and when.
 ///

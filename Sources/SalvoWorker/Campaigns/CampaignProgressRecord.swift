@@ -1,3 +1,5 @@
+import SalvoAPNs
+
 /// One worker's counters for one campaign on `salvo.campaigns`
 /// (schema/campaign-progress.schema.json).
 ///

@@ -1,3 +1,5 @@
+import SalvoAPNs
+
 /// How far a partly sent job got: its first `done` notifications are done (answered, and their
 /// records acknowledged), so a worker that reads the job again — after a crash or a lost
 /// assignment — starts it at notification `done` instead of its first.

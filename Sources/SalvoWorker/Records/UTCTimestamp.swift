@@ -25,8 +25,7 @@ public struct UTCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// This time moved by `duration` (rounded down to milliseconds).
     public func advanced(by duration: Duration) -> UTCTimestamp {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return UTCTimestamp(millisecondsSince1970: millisecondsSince1970 + milliseconds)
+        UTCTimestamp(millisecondsSince1970: millisecondsSince1970 + duration.nanoseconds / 1_000_000)
     }
 
     public static func < (lhs: UTCTimestamp, rhs: UTCTimestamp) -> Bool {

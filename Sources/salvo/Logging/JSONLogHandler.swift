@@ -46,7 +46,7 @@ struct JSONLogHandler: LogHandler {
         var line = "{"
         for (index, (key, value)) in fields.enumerated() {
             if index > 0 { line += "," }
-            line += JSONStringLiteral.quoted(key) + ":" + JSONStringLiteral.quoted(value)
+            line += JSONWriter.quoted(key) + ":" + JSONWriter.quoted(value)
         }
         return line + "}\n"
     }
