@@ -6,4 +6,11 @@ import SalvoAPNs
 final class DispatchBatch {
     var requests: [APNsRequest] = []
     var items: [DispatchItem] = []
+
+    /// Reserves room for `capacity` notifications (what the window has free): grown by doubling
+    /// instead, the two arrays' reallocations and copies cost ~600 instructions per notification.
+    init(capacity: Int) {
+        requests.reserveCapacity(capacity)
+        items.reserveCapacity(capacity)
+    }
 }

@@ -58,6 +58,9 @@ extension WorkerCore {
         // pool, found without building and comparing a key per notification.
         var lastShared: PushNotification.Shared?
         var lastSlot = 0
+        // Per-user jobs change at every notification but rarely change pool: an equal key
+        // (compared, not hashed) keeps the slot. Hashing the app name cost ~400 instructions a job.
+        var lastKey: WorkerPoolKey?
         let now = clock.now
         let takesLaneWork = self.takesLaneWork
         // Campaign commands are asked once per job run, and only while one is in force.
@@ -98,9 +101,12 @@ extension WorkerCore {
             if item.notification.shared !== lastShared {
                 lastShared = item.notification.shared
                 let key = WorkerPoolKey(app: item.notification.job.app, environment: item.notification.job.environment)
-                // The consumer tasks only pass jobs whose app and environment have a pool.
-                guard let index = slotIndex[key] else { preconditionFailure("no pool for \(key)") }
-                lastSlot = index
+                if key != lastKey {
+                    // The consumer tasks only pass jobs whose app and environment have a pool.
+                    guard let index = slotIndex[key] else { preconditionFailure("no pool for \(key)") }
+                    lastSlot = index
+                    lastKey = key
+                }
             }
             // An unhealthy pool takes only its probes; the rest waits parked (no attempt used).
             if unhealthyPools > 0, !admitProbe(slot: lastSlot) {
@@ -111,7 +117,8 @@ extension WorkerCore {
             if let existing = batches[lastSlot] {
                 batch = existing
             } else {
-                batch = DispatchBatch()
+                // This notification and what else the window takes this round.
+                batch = DispatchBatch(capacity: window - occupied)
                 batches[lastSlot] = batch
             }
             do {

@@ -210,15 +210,21 @@ public struct JobLedger: Sendable {
     /// Events for jobs not (or no longer) open, or for an earlier opening of the same position,
     /// are ignored: they belong to revoked partitions.
     private mutating func update(_ job: SourcePosition, _ generation: Generation, _ change: (inout Outstanding) -> Void) -> Action {
-        // One integer hash per event (this runs once per notification): change the entry in place.
-        guard let index = jobs.index(forKey: generation), jobs.values[index].offset == job.offset,
-            jobs.values[index].partition == job.partition
+        // One integer hash per event (this runs once per notification) and one access to the
+        // entry, in place: each read of `jobs.values[index]` copied the entry out (retaining and
+        // releasing its progress), ~900 instructions a notification for three reads.
+        guard let index = jobs.index(forKey: generation), let total = Self.apply(change, to: &jobs.values[index], of: job)
         else { return .none }
-        change(&jobs.values[index])
-        guard jobs.values[index].isDone else { return .none }
-        notificationsCompleted += jobs.values[index].total
+        notificationsCompleted += total
         jobs.remove(at: index)
         generations[job] = nil
         return .completed(job)
+    }
+
+    /// Changes `outstanding` if it is `job`'s entry; its total once it is done, else nil.
+    private static func apply(_ change: (inout Outstanding) -> Void, to outstanding: inout Outstanding, of job: SourcePosition) -> Int? {
+        guard outstanding.offset == job.offset, outstanding.partition == job.partition else { return nil }
+        change(&outstanding)
+        return outstanding.isDone ? outstanding.total : nil
     }
 }
