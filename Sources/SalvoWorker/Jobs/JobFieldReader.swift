@@ -126,10 +126,11 @@ struct JobFieldReader {
         let isValid: Bool
         let text: String
         if span.hasEscapes {
-            text = scanner.string(span)
-            isValid = Self.isIdentifier(text.utf8)
+            var decoded = scanner.string(span)
+            isValid = decoded.withUTF8 { Self.isIdentifier(UnsafeRawBufferPointer($0)) }
+            text = decoded
         } else {
-            let bytes = scanner.bytes[span.range]
+            let bytes = UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])
             isValid = Self.isIdentifier(bytes)
             text = isValid ? String(decoding: bytes, as: UTF8.self) : ""
         }
@@ -139,7 +140,8 @@ struct JobFieldReader {
         return text
     }
 
-    private static func isIdentifier(_ bytes: some Collection<UInt8>) -> Bool {
+    /// On a raw buffer, not a generic collection: over a slice it was ~220 instructions an id.
+    private static func isIdentifier(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !bytes.isEmpty, bytes.count <= maximumIdentifierLength else { return false }
         for byte in bytes where byte < 0x20 || byte == 0x7F { return false }
         return true
