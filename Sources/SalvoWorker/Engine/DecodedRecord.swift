@@ -4,6 +4,8 @@ struct DecodedRecord: Sendable {
     enum Content: Sendable {
         case job(Job)
         case retry(RetryJob)
+        /// A broadcast to a Live Activity channel (``WorkerCore/acceptBroadcast(_:record:)``).
+        case broadcast(BroadcastRecord)
         /// Bad input (or a job no pool can send): dead-lettered with the original bytes.
         case rejected(DeadLetterRecord)
     }

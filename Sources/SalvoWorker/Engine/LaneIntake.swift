@@ -4,7 +4,9 @@ import SalvoKafka
 
 /// Turns a lane consumer's Kafka records into ``DecodedRecord``s, on the consumer's task (off the
 /// core's event loop): jobs through the ``JobDecoder``, retry-topic records through the
-/// ``RetryRecordDecoder``; anything that cannot be sent becomes its dead letter.
+/// ``RetryRecordDecoder``; anything that cannot be sent becomes its dead letter. A job topic's
+/// record may be a broadcast to a Live Activity channel (``JobDecoder/decodeAny(_:)``); retry
+/// records never are (a broadcast is retried from memory, ``WorkerCore/acceptBroadcast(_:record:)``).
 struct LaneIntake: Sendable {
     let jobDecoder: JobDecoder
     let retryDecoder: RetryRecordDecoder
@@ -25,12 +27,16 @@ struct LaneIntake: Sendable {
         let content: DecodedRecord.Content
         if isRetry {
             switch retryDecoder.decode(bytes) {
-            case .success(let retryJob): content = routable(retryJob.job, bytes, source) ?? .retry(retryJob)
+            case .success(let retryJob):
+                let job = retryJob.job
+                content = routable(job.app, job.environment, job.id, bytes, source) ?? .retry(retryJob)
             case .failure(let rejection): content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))
             }
         } else {
-            switch jobDecoder.decode(bytes) {
-            case .success(let job): content = routable(job, bytes, source) ?? .job(job)
+            switch jobDecoder.decodeAny(bytes) {
+            case .success(.push(let job)): content = routable(job.app, job.environment, job.id, bytes, source) ?? .job(job)
+            case .success(.broadcast(let job)):
+                content = routable(job.app, job.environment, job.id, bytes, source) ?? .broadcast(BroadcastRecord(job: job, message: bytes))
             case .failure(let rejection): content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))
             }
         }
@@ -39,12 +45,14 @@ struct LaneIntake: Sendable {
 
     /// nil when a pool serves the job's app and environment; otherwise its dead letter
     /// (`environment_not_configured`).
-    private func routable(_ job: Job, _ bytes: ByteBuffer, _ source: SourcePosition) -> DecodedRecord.Content? {
-        guard environments[job.app]?.contains(job.environment) != true else { return nil }
+    private func routable(
+        _ app: String, _ environment: APNsEnvironment.Kind, _ jobID: String, _ bytes: ByteBuffer, _ source: SourcePosition
+    ) -> DecodedRecord.Content? {
+        guard environments[app]?.contains(environment) != true else { return nil }
         let reason = DeadLetterReason(
             code: "environment_not_configured",
-            message: "app \"\(job.app)\" has no \(job.environment.rawValue) endpoint on this worker")
+            message: "app \"\(app)\" has no \(environment.rawValue) endpoint on this worker")
         return .rejected(DeadLetterRecord(
-            subject: .job(bytes), reason: reason, attempts: 0, app: job.app, jobID: job.id, source: source, failedAt: .now()))
+            subject: .job(bytes), reason: reason, attempts: 0, app: app, jobID: jobID, source: source, failedAt: .now()))
     }
 }

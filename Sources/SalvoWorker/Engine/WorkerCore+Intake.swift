@@ -20,6 +20,9 @@ extension WorkerCore {
             recordWaiters.append(resume)
         } else if commitGate.isClosed, phase == .running {
             // Commits fail and enough completed work waits for one (``CommitGate``).
+        } else if broadcasts.isFull, phase == .running {
+            // As many broadcasts as it holds are in flight or waiting for a retry (``BroadcastDispatch``).
+            broadcasts.waiters.append(resume)
             commitWaiters.append(resume)
         } else if let pause, phase == .running {
             // Retries went back to the retry topic for want of memory: pull the next records a
@@ -53,6 +56,8 @@ extension WorkerCore {
             return acceptRetry(retryJob, record: record)
         }
         return nil
+        case .broadcast(let broadcast):
+            acceptBroadcast(broadcast, record: record)
     }
 
     /// Queues a job in its lane, unless its campaign is stopped (``stoppedDecision(_:)``): a

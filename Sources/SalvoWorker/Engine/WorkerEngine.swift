@@ -33,7 +33,7 @@ public final class WorkerEngine: Service, Sendable {
 
     public let configuration: WorkerConfiguration
     let eventLoop: any EventLoop
-    private let eventLoopGroup: any EventLoopGroup
+    let eventLoopGroup: any EventLoopGroup
     let logger: Logger
     private let intake: LaneIntake
     private let state = Mutex(State())
@@ -115,7 +115,10 @@ public final class WorkerEngine: Service, Sendable {
         }
         let pools: [WorkerPoolKey: APNsConnectionPool]
         do {
-            pools = try makePools()
+        let broadcastSender: BroadcastSender
+            let providers = try APNsTokenProviderRegistry(clock: ContinuousClock())
+            broadcastSender = try makeBroadcastSender(providers)
+            pools = try makePools(providers)
         } catch {
             await control?.close()
             await Self.close(consumers, producer: producer, pools: [:], logger: logger)
@@ -126,6 +129,7 @@ public final class WorkerEngine: Service, Sendable {
         do {
             core = try await makeCore(consumers: consumers, pools: pools, publisher: publisher, checkpoints: checkpoints)
             coreBox.set(core)
+            try await attach(broadcastSender, to: core)
             await applyInitialControl(control, core: core)
         } catch {
             await control?.close()
@@ -167,6 +171,7 @@ public final class WorkerEngine: Service, Sendable {
                 publishReadiness: publishReadiness)
             for watcher in watchers { await watcher.value }
             await checkpointFollower?.close()
+            await broadcastSender.shutdown()
             await control?.close()
         }
         await drain.value
@@ -219,8 +224,7 @@ public final class WorkerEngine: Service, Sendable {
         return Consumers(campaign: campaignConsumer, priority: priorityConsumer)
     }
 
-    private func makePools() throws(APNsError) -> [WorkerPoolKey: APNsConnectionPool] {
-        let providers = try APNsTokenProviderRegistry(clock: ContinuousClock())
+    private func makePools(_ providers: APNsTokenProviderRegistry<ContinuousClock>) throws(APNsError) -> [WorkerPoolKey: APNsConnectionPool] {
         var pools: [WorkerPoolKey: APNsConnectionPool] = [:]
         for (name, app) in configuration.apps {
             // Every notification carries its deterministic apns-id, which APNs echoes: the

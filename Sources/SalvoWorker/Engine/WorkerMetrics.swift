@@ -25,6 +25,9 @@ final class WorkerMetrics {
     private var deadLetters: [String: Counter] = [:]
     private var feedback: [NotificationKey: Counter] = [:]
     private var produceFailures: [String: Counter] = [:]
+    /// `salvo_broadcasts_total` by outcome, and `salvo_live_activity_warnings_total` by kind.
+    private var broadcasts: [String: Counter] = [:]
+    private var liveActivityWarnings: [String: Counter] = [:]
     private let latency: [Metrics.Timer] = MetricsLane.allCases.map {
         Metrics.Timer(label: "salvo_end_to_end_latency_seconds", dimensions: [("lane", $0.rawValue)], preferredDisplayUnit: .seconds)
     }
@@ -59,6 +62,12 @@ final class WorkerMetrics {
         for topic in [topics.feedback, topics.deadLetter, topics.retry] {
             _ = Self.cached(&produceFailures, topic) { Counter(label: "salvo_kafka_produce_failures_total", dimensions: [("topic", topic)]) }
             _ = Self.cached(&withoutBody, topic) { Counter(label: "salvo_dead_letters_without_body_total", dimensions: [("refused_topic", topic)]) }
+        }
+        for outcome in ["delivered", "dead_lettered", "retry_scheduled"] {
+            _ = Self.cached(&broadcasts, outcome) { Counter(label: "salvo_broadcasts_total", dimensions: [("outcome", outcome)]) }
+        }
+        for (_, kind) in LiveActivityWarnings.labels {
+            _ = Self.cached(&liveActivityWarnings, kind) { Counter(label: "salvo_live_activity_warnings_total", dimensions: [("kind", kind)]) }
         }
         _ = Self.cached(&abandoned, topics.deadLetter) {
             Counter(label: "salvo_records_abandoned_total", dimensions: [("topic", topics.deadLetter)])
@@ -137,6 +146,19 @@ final class WorkerMetrics {
     func feedbackEvent(app: String, reason: String) {
         Self.cached(&feedback, NotificationKey(app: app, outcome: "", reason: reason)) {
             Counter(label: "salvo_feedback_events_total", dimensions: [("app", app), ("reason", reason)])
+        }.increment()
+    }
+
+    /// One broadcast job's outcome: `delivered`, `retry_scheduled`, `dead_lettered`, `cancelled`,
+    /// `abandoned` (left unsent to the partition's next owner by a revoke or a drain).
+    func broadcast(outcome: String) {
+        Self.cached(&broadcasts, outcome) { Counter(label: "salvo_broadcasts_total", dimensions: [("outcome", outcome)]) }.increment()
+    }
+
+    /// A Live Activity payload a device would partly ignore (``LiveActivityWarnings/labels``).
+    func liveActivityWarning(kind: String) {
+        Self.cached(&liveActivityWarnings, kind) {
+            Counter(label: "salvo_live_activity_warnings_total", dimensions: [("kind", kind)])
         }.increment()
     }
 
