@@ -18,11 +18,11 @@ extension WorkerCore {
             // Kafka is behind on feedback, dead letters or hand-offs: take nothing more until it
             // catches up (``recordSettled()``), so the queue to the producer stays bounded.
             recordWaiters.append(resume)
-        } else if commitGate.isClosed, phase == .running {
-            // Commits fail and enough completed work waits for one (``CommitGate``).
         } else if broadcasts.isFull, phase == .running {
             // As many broadcasts as it holds are in flight or waiting for a retry (``BroadcastDispatch``).
             broadcasts.waiters.append(resume)
+        } else if commitGate.isClosed, phase == .running {
+            // Commits fail and enough completed work waits for one (``CommitGate``).
             commitWaiters.append(resume)
         } else if let pause, phase == .running {
             // Retries went back to the retry topic for want of memory: pull the next records a
@@ -54,10 +54,10 @@ extension WorkerCore {
             return open(job, attempt: 1, record: record)
         case .retry(let retryJob):
             return acceptRetry(retryJob, record: record)
-        }
-        return nil
         case .broadcast(let broadcast):
             acceptBroadcast(broadcast, record: record)
+        }
+        return nil
     }
 
     /// Queues a job in its lane, unless its campaign is stopped (``stoppedDecision(_:)``): a

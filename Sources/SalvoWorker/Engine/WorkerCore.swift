@@ -120,9 +120,9 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     var holds: CampaignHoldQueue<PushNotification, C.Instant>
     var resumed: Deque<PushNotification> = []
     var campaignProgress = CampaignProgressLedger()
-
     /// Broadcast jobs' sender and counts (`+Broadcast`).
     var broadcasts = BroadcastDispatch()
+
     var statistics = WorkerStatistics()
     /// Where snapshots go (the engine's lock-protected copy).
     let sharedStatistics: @Sendable (WorkerStatistics) -> Void

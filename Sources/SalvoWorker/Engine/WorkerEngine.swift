@@ -114,8 +114,8 @@ public final class WorkerEngine: Service, Sendable {
             throw error
         }
         let pools: [WorkerPoolKey: APNsConnectionPool]
-        do {
         let broadcastSender: BroadcastSender
+        do {
             let providers = try APNsTokenProviderRegistry(clock: ContinuousClock())
             broadcastSender = try makeBroadcastSender(providers)
             pools = try makePools(providers)
@@ -128,8 +128,8 @@ public final class WorkerEngine: Service, Sendable {
         let core: NIOLoopBound<WorkerCore<ContinuousClock>>
         do {
             core = try await makeCore(consumers: consumers, pools: pools, publisher: publisher, checkpoints: checkpoints)
-            coreBox.set(core)
             try await attach(broadcastSender, to: core)
+            coreBox.set(core)
             await applyInitialControl(control, core: core)
         } catch {
             await control?.close()
@@ -170,8 +170,8 @@ public final class WorkerEngine: Service, Sendable {
                 publisher: publisher, publisherTask: publisherTask, progressTask: progressTask, producer: producer, pools: pools,
                 publishReadiness: publishReadiness)
             for watcher in watchers { await watcher.value }
-            await checkpointFollower?.close()
             await broadcastSender.shutdown()
+            await checkpointFollower?.close()
             await control?.close()
         }
         await drain.value
