@@ -65,6 +65,8 @@ final class NGHTTP2Session {
     /// Inside `receive` or `send` (see `enteringIO`).
     private var isInsideIO = false
     #endif
+    /// Recent peak of the bytes ``send(into:allocator:limit:)`` produced: the next buffer's size.
+    private var lastSendSize = 0
     /// Three ASCII digits of a response's `:status`, referenced by `nameValues`.
     private let statusDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 3)
 
@@ -152,7 +154,12 @@ final class NGHTTP2Session {
     /// is left or `buffer` holds `limit` bytes. Returns whether more may be pending.
     func send(into buffer: inout ByteBuffer?, allocator: ByteBufferAllocator, limit: Int) throws(HTTP2Error) -> Bool {
         self.enteringIO("nghttp2_session_mem_send")
-        defer { self.leftIO() }
+        defer {
+            // A decaying peak: the small writes between a campaign's large ones (acknowledgements,
+            // window updates) must not shrink the next large one's buffer.
+            self.lastSendSize = max(buffer?.readableBytes ?? 0, self.lastSendSize - self.lastSendSize / 8)
+            self.leftIO()
+        }
         while (buffer?.readableBytes ?? 0) < limit {
             var data: UnsafePointer<UInt8>?
             let count = try Self.check(nghttp2_session_mem_send(self.session, &data), "nghttp2_session_mem_send")
@@ -160,7 +167,11 @@ final class NGHTTP2Session {
             // `data` stays valid only until the next nghttp2 call: copy it now.
             let bytes = UnsafeRawBufferPointer(start: data, count: count)
             if buffer == nil {
-                buffer = allocator.buffer(capacity: max(count, min(limit, 64 * 1024)))
+                // As large as the recent writes (and a frame more), up to the limit and the frame
+                // that may overshoot it: growing a 64 KiB buffer to a campaign's larger writes
+                // reallocated and copied it (~200 instructions a request).
+                let expected = min(self.lastSendSize + 16 * 1024, limit + 32 * 1024)
+                buffer = allocator.buffer(capacity: max(count, min(limit, 64 * 1024), expected))
             }
             buffer!.writeBytes(bytes)
         }
