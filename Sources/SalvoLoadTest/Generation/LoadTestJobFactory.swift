@@ -1,3 +1,5 @@
+import SalvoAPNs
+
 /// Turns arrivals into jobs: picks tokens, decides (by exact counting) which jobs are broken and
 /// which are produced twice, and writes the JSON.
 public struct LoadTestJobFactory: Sendable {

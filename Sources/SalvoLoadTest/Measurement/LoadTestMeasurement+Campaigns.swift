@@ -1,3 +1,5 @@
+import Synchronization
+
 extension LoadTestMeasurement {
     /// What one named campaign was expected to do and what the mock and the feedback topic saw of
     /// it: the raw material of a control action's report.

@@ -46,7 +46,7 @@ final class LoadTestCampaignProgressReader: Sendable {
         merged.merger.withLock { $0.totals(for: campaignID) }.map { totals in
             LoadTestControlResult.Progress(
                 sent: totals.counters.sent, accepted: totals.counters.accepted, cancelled: totals.counters.cancelled,
-                finished: totals.counters.finished)
+                finished: totals.counters.finished, feedback: totals.counters.feedback)
         }
     }
 

@@ -9,12 +9,15 @@ public struct LoadTestControlResult: Sendable, Hashable, Codable {
         public var cancelled: Int64
         /// Notifications with a final outcome.
         public var finished: Int64
+        /// APNs's rejections of the campaign's tokens, by reason.
+        public var feedback: [String: Int64]
 
-        public init(sent: Int64, accepted: Int64, cancelled: Int64, finished: Int64) {
+        public init(sent: Int64, accepted: Int64, cancelled: Int64, finished: Int64, feedback: [String: Int64] = [:]) {
             self.sent = sent
             self.accepted = accepted
             self.cancelled = cancelled
             self.finished = finished
+            self.feedback = feedback
         }
     }
 
@@ -31,6 +34,9 @@ public struct LoadTestControlResult: Sendable, Hashable, Codable {
     /// When Kafka acknowledged the command, ms after the schedule's start; nil when it was never
     /// produced (its trigger was not reached).
     public var producedAtOffsetMilliseconds: Int64?
+    /// How long Kafka took to acknowledge the command after it was handed to the producer, ms
+    /// (a producer's first record to a topic waits for the topic's metadata).
+    public var acknowledgedAfterMilliseconds: Int64?
     /// The campaign's notifications in the run (its good jobs' tokens).
     public var notifications: Int
     /// First deliveries of the campaign the mock recorded before the command and from it on.
@@ -103,7 +109,8 @@ public struct LoadTestControlResult: Sendable, Hashable, Codable {
     public var lines: [String] {
         let head = "\(action.rawValue) \(campaign) (\(campaignID)) at \(at): "
         guard let produced = producedAtOffsetMilliseconds else { return [head + "never produced"] }
-        var lines = [head + "produced \(Self.seconds(produced)) after the start, "
+        let acknowledged = acknowledgedAfterMilliseconds.map { " (acknowledged \($0) ms after it was sent)" } ?? ""
+        var lines = [head + "produced \(Self.seconds(produced)) after the start\(acknowledged), "
             + "\(deliveredBefore) of \(notifications) delivered before it, \(deliveredAfter) from it on"]
         if let grace = deliveredAfterGrace {
             let last = lastDeliveryAfterMilliseconds.map { "last one \($0) ms after the command" } ?? "none after the command"

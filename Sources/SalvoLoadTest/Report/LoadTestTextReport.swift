@@ -1,4 +1,5 @@
 import Foundation
+import SalvoMockAPNs
 
 /// The one-screen summary printed at the end of a run (also `summary.txt`).
 public enum LoadTestTextReport {

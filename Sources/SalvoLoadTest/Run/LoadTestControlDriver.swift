@@ -15,6 +15,8 @@ final class LoadTestControlDriver: Sendable {
     private let logger: Logger
     /// Wall-clock ms of each action's acknowledgement, nil until produced.
     private let produced: Mutex<[Int64?]>
+    /// Ms from handing each command to the producer to its acknowledgement.
+    private let acknowledgeDelays: Mutex<[Int64?]>
     let progress: LoadTestCampaignProgressReader?
 
     init(
@@ -29,6 +31,7 @@ final class LoadTestControlDriver: Sendable {
         self.progress = progress
         self.logger = logger
         self.produced = Mutex(Array(repeating: nil, count: scenario.control.count))
+        self.acknowledgeDelays = Mutex(Array(repeating: nil, count: scenario.control.count))
     }
 
     /// Produces the actions in the order given, each at its trigger; returns when all are
@@ -39,6 +42,7 @@ final class LoadTestControlDriver: Sendable {
             let command = CampaignCommand(
                 campaignID: campaignID(control), action: Self.action(control.action), by: "salvo loadtest",
                 reason: "scenario \(scenario.name), control[\(index)] at \(control.atText)", at: .now())
+            let sentAt = LoadTestClock.nowMilliseconds()
             do {
                 _ = try await producer.send(
                     KafkaProducerMessage(topic: scenario.topics.control, key: command.key, value: command.encodedValue()))
@@ -48,6 +52,7 @@ final class LoadTestControlDriver: Sendable {
             }
             let now = LoadTestClock.nowMilliseconds()
             produced.withLock { $0[index] = now }
+            acknowledgeDelays.withLock { $0[index] = now - sentAt }
             if control.action == .cancel { measurement.markCancelled(control.campaign) }
             logger.notice("control[\(index)]: \(control.action.rawValue) of campaign \(command.campaignID) produced to \(scenario.topics.control)")
         }
@@ -88,16 +93,19 @@ final class LoadTestControlDriver: Sendable {
     /// One result per action, in the scenario's order.
     func results() -> [LoadTestControlResult] {
         let produced = produced.withLock { $0 }
+        let delays = acknowledgeDelays.withLock { $0 }
         return scenario.control.enumerated().map { index, control in
             // A pause's window ends at the next resume of the same campaign.
             let resume = scenario.control.indices.first { later in
                 later > index && scenario.control[later].action == .resume && scenario.control[later].campaign == control.campaign
             }
-            return LoadTestControlResult.make(
+            var result = LoadTestControlResult.make(
                 control, campaignID: campaignID(control), producedAt: produced[index],
                 windowEnd: control.action == .pause ? resume.flatMap { produced[$0] } : nil,
                 startMilliseconds: measurement.startMilliseconds, campaign: measurement.campaign(control.campaign),
                 progress: progress?.progress(of: campaignID(control)))
+            result.acknowledgedAfterMilliseconds = delays[index]
+            return result
         }
     }
 

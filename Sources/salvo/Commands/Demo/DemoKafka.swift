@@ -28,12 +28,14 @@ final class DemoKafka: Sendable {
         let prefix = "salvo-demo-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
         workerTopics = WorkerTopics(
             jobs: "\(prefix).jobs", priority: "\(prefix).jobs.priority", retry: "\(prefix).retry",
-            feedback: "\(prefix).feedback", deadLetter: "\(prefix).dlq", progress: "\(prefix).progress")
+            feedback: "\(prefix).feedback", deadLetter: "\(prefix).dlq", control: "\(prefix).control", campaigns: "\(prefix).campaigns",
+            progress: "\(prefix).progress")
         self.logger = logger
         let layout = [
             (workerTopics.jobs, Self.jobPartitions), (workerTopics.priority, Self.jobPartitions),
             (workerTopics.retry, Self.outputPartitions), (workerTopics.feedback, Self.outputPartitions),
             (workerTopics.deadLetter, Self.outputPartitions), (workerTopics.progress, 1),
+            (workerTopics.control, 1), (workerTopics.campaigns, 1),
         ]
         if let brokers {
             cluster = nil
@@ -84,6 +86,8 @@ final class DemoKafka: Sendable {
         topics.priority = workerTopics.priority
         topics.feedback = workerTopics.feedback
         topics.deadLetters = workerTopics.deadLetter
+        topics.control = workerTopics.control
+        topics.campaigns = workerTopics.campaigns
         return topics
     }
 
@@ -101,7 +105,7 @@ final class DemoKafka: Sendable {
             return
         }
         do {
-            try await admin.deleteTopics(workerTopics.all + [workerTopics.progress])
+            try await admin.deleteTopics(workerTopics.all + workerTopics.compactedTopics)
         } catch {
             logger.warning("cannot delete the demo topics: \(error)")
         }

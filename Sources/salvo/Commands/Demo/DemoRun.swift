@@ -60,6 +60,7 @@ struct DemoRun {
         var report = measured.report
         report.mockStats = stats
         report.problems = LoadTestReport.problems(of: report.snapshot, mockStats: stats, checksFeedback: true, checksDeadLetters: true)
+            + report.control.flatMap(\.problems)
         return Outcome(
             report: report, worker: measured.worker, mock: stats, mockPort: mock.port, load: Self.describe(scenario, plan: run.plan),
             drain: measured.drain, live: live)
@@ -92,7 +93,10 @@ struct DemoRun {
             let jobs = Int((phase.durationSeconds / campaign.everySeconds).rounded(.up))
             return "\(jobs) campaign jobs × \(campaign.tokensPerJob) tokens"
         } ?? "no campaign"
-        return "\(plan.jobs) jobs, \(plan.notifications) notifications over \(Int(phase.durationSeconds)) s: \(campaign) "
+        let cancelled = phase.campaigns.dropFirst().map { campaign in
+            " + \(DemoScenario.cancelledJobs) × \(campaign.tokensPerJob) of campaign \(campaign.name ?? "") (cancelled at \(Int(DemoScenario.cancelAt * 100)) %)"
+        }.joined()
+        return "\(plan.jobs) jobs, \(plan.notifications) notifications over \(Int(phase.durationSeconds)) s: \(campaign)\(cancelled) "
             + String(format: "+ %.0f per-user pushes/s", phase.rate)
             + ", \(DemoScenario.badJobs) broken jobs, 1% Unregistered + 0.5% BadDeviceToken tokens"
     }

@@ -10,6 +10,10 @@ import SalvoMockAPNs
 ///   so the priority lane's latency shows what a campaign does to it.
 /// - **dead tokens**: 1 % `Unregistered` and 0.5 % `BadDeviceToken` of all tokens, chosen with
 ///   the mock's own token function (``tokenFate``), so every one must come back as feedback.
+/// - **a cancelled campaign**: "flash", 20,000 tokens in 10 jobs of 2,000 beside the main one,
+///   cancelled (a `control:` action on `salvo.control`) once the mock has recorded 30 % of it:
+///   the summary shows what was sent, what the workers cancelled, and how long after the cancel
+///   the last notification went out.
 /// - **bad jobs**: 5, one of each kind the generator knows (malformed JSON, unknown app, missing
 ///   payload, invalid token, invalid priority), each to be dead-lettered; placed on per-user
 ///   arrivals so the campaign keeps its 200,000 tokens.
@@ -28,6 +32,11 @@ enum DemoScenario {
     static let perUserRate = 500.0
     static let scheduleSeconds = 10.0
     static let badJobs = 5
+    /// The cancelled campaign: its name, tokens at scale 1, jobs, and when it is cancelled.
+    static let cancelledCampaign = "flash"
+    static let cancelledTokens = 20_000
+    static let cancelledJobs = 10
+    static let cancelAt = 0.3
     /// How long the load generator waits for every expected effect after the last job.
     static let drainSeconds = 30.0
     static let tokenFate = MockTokenFate(unregistered: 0.01, badDeviceToken: 0.005)
@@ -57,10 +66,16 @@ enum DemoScenario {
         scenario.drainSeconds = drainSeconds
         // Spacing by jobs − ½ keeps the last campaign job inside the phase whatever rounding does.
         let campaign = LoadTestScenario.Campaign(tokensPerJob: total / jobs, everySeconds: scheduleSeconds / (Double(jobs) - 0.5))
+        let flashTokens = max(cancelledJobs, Int((Double(cancelledTokens) * scale).rounded()))
+        let flash = LoadTestScenario.Campaign(
+            tokensPerJob: flashTokens / cancelledJobs, everySeconds: scheduleSeconds / (Double(cancelledJobs) - 0.5), name: cancelledCampaign)
         scenario.phases = [
             LoadTestScenario.Phase(
-                name: "campaign and per-user", durationSeconds: scheduleSeconds, rate: max(5, perUserRate * scale), campaign: campaign)
+                name: "campaign and per-user", durationSeconds: scheduleSeconds, rate: max(5, perUserRate * scale),
+                campaigns: [campaign, flash])
         ]
+        scenario.control = [.init(at: .share(cancelAt), action: .cancel, campaign: cancelledCampaign)]
+        scenario.objectives.maximumSentAfterControl = 0
         scenario.mix.unregistered = tokenFate.unregistered
         scenario.mix.badDeviceToken = tokenFate.badDeviceToken
         scenario.mix.badJobs = badJobRatio(for: scenario)

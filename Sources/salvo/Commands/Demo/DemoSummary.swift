@@ -37,18 +37,18 @@ struct DemoSummary {
         }
         require("delivered (seen by the load generator)", seen.deliveredTotal, equals: expected.deliveredTotal)
         require("duplicate deliveries", seen.duplicateDeliveries, equals: 0)
-        require("delivered (worker)", worker.delivered, equals: expected.deliveredTotal)
-        require("accepted (mock /stats)", mock.accepted, equals: expected.deliveredTotal)
+        require("delivered (worker)", worker.delivered - cancelledAccepted, equals: expected.deliveredTotal)
+        require("accepted (mock /stats)", mock.accepted - cancelledAccepted, equals: expected.deliveredTotal)
         require("feedback events (seen on the feedback topic)", seen.feedbackTotal, equals: expected.feedbackTotal)
-        require("invalid tokens (worker)", worker.invalidTokens, equals: expected.feedbackTotal)
-        require("feedback events acknowledged (worker)", worker.feedbackAcknowledged, equals: expected.feedbackTotal)
-        require("rejected (mock /stats)", mock.rejectedTotal, equals: expected.feedbackTotal)
+        require("invalid tokens (worker)", worker.invalidTokens - cancelledFeedbackTotal, equals: expected.feedbackTotal)
+        require("feedback events acknowledged (worker)", worker.feedbackAcknowledged - cancelledFeedbackTotal, equals: expected.feedbackTotal)
+        require("rejected (mock /stats)", mock.rejectedTotal - cancelledFeedbackTotal, equals: expected.feedbackTotal)
         for (reason, count) in expected.feedback.sorted(by: { $0.key < $1.key }) {
-            require("rejected \(reason) (mock /stats)", mock.rejected(reason), equals: count)
+            require("rejected \(reason) (mock /stats)", mock.rejected(reason) - (cancelledFeedback[reason] ?? 0), equals: count)
         }
         require("dead letters (seen on the DLQ topic)", seen.deadLettersTotal, equals: expected.deadLettersTotal)
         require("dead letters acknowledged (worker)", worker.deadLettersAcknowledged, equals: expected.deadLettersTotal)
-        return problems + live.problems
+        return problems + cancelProblems + live.problems
     }
 
     /// Notifications the worker sent again (in-process retries, retry-topic hand-offs, replays
@@ -66,15 +66,19 @@ struct DemoSummary {
         lines.append("  worker  one WorkerEngine in this process, \(DemoMock.connections) HTTP/2 connections to APNs")
         lines.append("  load    \(setting.load)")
         lines += live.lines
+        lines += cancelLines
         lines.append("")
         lines.append(Self.row("", "expected", "seen", "worker", "mock /stats"))
-        lines.append(Self.row("delivered", expected.deliveredTotal, seen.deliveredTotal, worker.delivered, mock.accepted))
+        lines.append(Self.row(
+            "delivered", expected.deliveredTotal, seen.deliveredTotal, worker.delivered - cancelledAccepted, mock.accepted - cancelledAccepted))
         for lane in LoadTestLane.allCases {
             lines.append(Self.row("  \(lane.rawValue)", expected.delivered[lane.rawValue] ?? 0, seen.delivered[lane.rawValue] ?? 0, nil, nil))
         }
-        lines.append(Self.row("feedback events", expected.feedbackTotal, seen.feedbackTotal, worker.feedbackAcknowledged, mock.rejectedTotal))
+        lines.append(Self.row(
+            "feedback events", expected.feedbackTotal, seen.feedbackTotal, worker.feedbackAcknowledged - cancelledFeedbackTotal,
+            mock.rejectedTotal - cancelledFeedbackTotal))
         for (reason, count) in expected.feedback.sorted(by: { $0.key < $1.key }) {
-            lines.append(Self.row("  \(reason)", count, seen.feedback[reason] ?? 0, nil, mock.rejected(reason)))
+            lines.append(Self.row("  \(reason)", count, seen.feedback[reason] ?? 0, nil, mock.rejected(reason) - (cancelledFeedback[reason] ?? 0)))
         }
         lines.append(Self.row("dead letters (DLQ)", expected.deadLettersTotal, seen.deadLettersTotal, worker.deadLettersAcknowledged, nil))
         lines.append(Self.row("retries", 0, nil, retries, nil))
