@@ -1,10 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Settings every Swift target shares: Swift 6 language mode (strict concurrency) and explicit
-/// existentials, so `any` marks every dynamic dispatch on the hot path.
+/// Settings every Swift target shares: Swift 6 language mode (strict concurrency), explicit
+/// existentials, so `any` marks every dynamic dispatch on the hot path, and member import
+/// visibility, so a file uses only members of modules it imports itself (every dependency is
+/// declared where it is used, and in `dependencies:` below).
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
@@ -14,8 +17,11 @@ let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 let x509 = Target.Dependency.product(name: "X509", package: "swift-certificates")
+// PEM and DER documents: the certificate code reads `pemString` and parses DER itself.
+let asn1 = Target.Dependency.product(name: "SwiftASN1", package: "swift-asn1")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let unixSignals = Target.Dependency.product(name: "UnixSignals", package: "swift-service-lifecycle")
 let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
 let histogram = Target.Dependency.product(name: "Histogram", package: "hdrhistogram-swift")
 let yams = Target.Dependency.product(name: "Yams", package: "Yams")
@@ -41,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -84,7 +91,7 @@ let package = Package(
         .target(
             name: "SalvoAPNs",
             dependencies: [
-                "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, logging, metrics, dequeModule,
+                "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, asn1, logging, metrics, dequeModule,
                 .product(name: "NIOTLS", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
@@ -92,7 +99,9 @@ let package = Package(
         .target(
             name: "SalvoWorker",
             dependencies: [
-                "SalvoAPNs", "SalvoKafka", crypto, nioCore, nioPosix, nioSSL, nioHTTP1, logging, metrics, dequeModule, yams,
+                // SalvoHTTP2: the engine reads the HTTP/2 session's kept-headers statistic.
+                "SalvoAPNs", "SalvoHTTP2", "SalvoKafka", crypto, nioCore, nioPosix, nioSSL, nioHTTP1, logging, metrics,
+                dequeModule, yams,
                 prometheus, serviceLifecycle,
             ],
             // Release only, unlike the two targets above: the worker core is confined to its event
@@ -103,7 +112,7 @@ let package = Package(
         .target(
             name: "SalvoMockAPNs",
             dependencies: [
-                "SalvoHTTP2", "SalvoAPNs", nioCore, nioPosix, nioSSL, nioHTTP1, crypto, x509, logging,
+                "SalvoHTTP2", "SalvoAPNs", nioCore, nioPosix, nioSSL, nioHTTP1, crypto, x509, asn1, logging,
                 prometheus, yams, serviceLifecycle,
             ],
             swiftSettings: swiftSettings
@@ -130,7 +139,7 @@ let package = Package(
         // artifacts, a manual clock, child processes, a test PKI); not a product.
         .target(
             name: "SalvoTestSupport",
-            dependencies: [yams, nioSSL, crypto, x509],
+            dependencies: [yams, nioSSL, crypto, x509, asn1],
             swiftSettings: swiftSettings
         ),
 
@@ -138,8 +147,8 @@ let package = Package(
         .executableTarget(
             name: "salvo",
             dependencies: [
-                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", "SalvoLoadTest", argumentParser, logging,
-                serviceLifecycle, nioCore, nioPosix, nioSSL,
+                "SalvoKafka", "SalvoHTTP2", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", "SalvoLoadTest", argumentParser, logging,
+                serviceLifecycle, unixSignals, nioCore, nioPosix, nioSSL,
             ],
             swiftSettings: swiftSettings
         ),
@@ -167,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "SalvoAPNsTests",
             dependencies: [
-                "SalvoAPNs", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509,
+                "SalvoAPNs", "SalvoHTTP2", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509, asn1, logging,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
@@ -184,7 +193,8 @@ let package = Package(
             name: "SalvoWorkerTests",
             dependencies: [
                 "SalvoWorker", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto,
-                x509, prometheus, serviceLifecycle, logging, metrics, yams, .product(name: "NIOEmbedded", package: "swift-nio"),
+                x509, asn1, nioHTTP1, prometheus, serviceLifecycle, logging, metrics, yams,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

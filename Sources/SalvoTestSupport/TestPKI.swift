@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOSSL
+import SwiftASN1
 import X509
 
 /// A CA, a server certificate for localhost (and 127.0.0.1), and an APNs-style client

@@ -1,5 +1,6 @@
 import Crypto
 import NIOCore
+import NIOPosix
 import NIOSSL
 import SalvoTestSupport
 import Testing

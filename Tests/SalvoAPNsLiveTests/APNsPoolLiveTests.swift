@@ -1,4 +1,5 @@
 import NIOCore
+import NIOPosix
 import SalvoTestSupport
 import Testing
 

@@ -1,5 +1,7 @@
+import Crypto
 import Logging
 import NIOCore
+import NIOPosix
 import NIOSSL
 import SalvoMockAPNs
 import Testing

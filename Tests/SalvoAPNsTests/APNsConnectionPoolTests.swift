@@ -1,4 +1,5 @@
 import NIOCore
+import NIOEmbedded
 import Testing
 
 @testable import SalvoAPNs

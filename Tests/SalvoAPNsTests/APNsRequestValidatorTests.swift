@@ -1,3 +1,4 @@
+import NIOCore
 import SalvoAPNs
 import Testing
 

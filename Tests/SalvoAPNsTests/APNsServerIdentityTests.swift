@@ -4,6 +4,7 @@ import NIOCore
 import NIOEmbedded
 import NIOPosix
 import NIOSSL
+import SwiftASN1
 import Testing
 import X509
 

@@ -1,3 +1,4 @@
+import SalvoTestSupport
 import Testing
 
 /// `salvo bench jobs` decodes the benchmark's job shapes (a rejected one fails the command), and

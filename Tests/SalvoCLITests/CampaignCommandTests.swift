@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SalvoKafka
+import SalvoTestSupport
 import SalvoWorker
 import Synchronization
 import Testing

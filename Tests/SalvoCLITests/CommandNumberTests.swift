@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// Absurd numbers on the command line are usage errors (exit 64, the flag named), never a trap

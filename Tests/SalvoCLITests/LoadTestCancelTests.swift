@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// Issue 16, point 5: a load scenario's `control:` phase cancels a campaign under load. The

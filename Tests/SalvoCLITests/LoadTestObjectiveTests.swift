@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// Issue 22, item 6: a load scenario's objectives gate the run. The `salvo loadtest` binary drives

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Testing
 
 /// Issue 20's TLS identity acceptance with the real binaries: a DNS host is matched by DNS entries

@@ -1,4 +1,5 @@
 import SalvoKafka
+import SalvoTestSupport
 import Testing
 
 @Suite struct TopicsCommandTests {

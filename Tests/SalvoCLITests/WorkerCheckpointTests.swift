@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 18, "progress inside a job": a worker killed in the middle of a large job leaves a

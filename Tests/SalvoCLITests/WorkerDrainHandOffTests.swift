@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 18, "a drain commits what it handed off": a SIGTERM in the middle of a rate-limited job

@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 15's acceptance for what an operator watches while things go wrong: the operations

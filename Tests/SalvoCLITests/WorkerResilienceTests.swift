@@ -1,5 +1,7 @@
 import Foundation
+import SalvoAPNs
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 5's acceptance under trouble: a misbehaving gateway, a worker killed or stopped mid-way,

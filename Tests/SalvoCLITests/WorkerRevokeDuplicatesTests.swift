@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 18, "clean revoke": when a second worker joins mid-run, the first stops the revoked

@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 18's fleet events: a rolling restart of three workers, and a retry held while later jobs

@@ -1,5 +1,6 @@
 import Foundation
 import SalvoMockAPNs
+import SalvoTestSupport
 import Testing
 
 /// Issue 22, "run as the image runs": the Dockerfile's `USER 10001` and the Deployment's

@@ -1,5 +1,6 @@
 import CRdKafka
 @testable import SalvoKafka
+import Logging
 import Testing
 
 @Suite struct KafkaConfigurationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import SalvoAPNs
 @testable import SalvoLoadTest
+import SalvoMockAPNs
 import Testing
 
 /// Issue 16, point 5: the scenario's `control:` phase — reading and validating it, the schedule

@@ -1,5 +1,6 @@
 import Foundation
 import SalvoAPNs
+import SalvoKafka
 import SalvoLoadTest
 import SalvoMockAPNs
 import Testing

@@ -1,5 +1,6 @@
 import SalvoAPNs
 import SalvoLoadTest
+import SalvoMockAPNs
 import Testing
 
 @Suite("Measurement: latency, duplicates, feedback, dead letters")

@@ -1,6 +1,7 @@
 import Foundation
 import SalvoAPNs
 import SalvoLoadTest
+import SalvoMockAPNs
 import Testing
 
 @Suite("Reports: text, JSON, self-contained HTML")

@@ -1,5 +1,6 @@
 import NIOCore
 import SalvoAPNs
+import SalvoHTTP2
 import SalvoMockAPNs
 import SalvoTestSupport
 import Testing

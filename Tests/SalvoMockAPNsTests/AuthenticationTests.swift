@@ -1,3 +1,4 @@
+import Crypto
 import NIOCore
 import SalvoAPNs
 import SalvoHTTP2

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoAPNs
 import Testing
 
 @testable import SalvoMockAPNs

@@ -1,6 +1,7 @@
 import Crypto
 import NIOCore
 import SalvoAPNs
+import SalvoHTTP2
 import SalvoMockAPNs
 import Synchronization
 import Testing

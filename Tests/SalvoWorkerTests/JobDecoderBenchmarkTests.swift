@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import SalvoAPNs
+import SalvoKafka
 import Testing
 @testable import SalvoWorker
 

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import NIOCore
 import NIOTLS
 import SalvoHTTP2

@@ -1,5 +1,11 @@
 import NIOCore
 
+// On Linux, Clang assigns sockaddr_in's members (sin_addr, s_addr) to NIO's C shim module,
+// whose header includes <netinet/in.h> first; MemberImportVisibility then asks for it.
+#if canImport(CNIOLinux)
+import CNIOLinux
+#endif
+
 /// Where cleartext HTTP/2 (h2c) may go: h2c carries the provider token (valid up to an hour),
 /// payloads and device tokens in clear and authenticates no server, so by default only to this
 /// machine (a mock beside the worker). Anything else needs an explicit opt-in

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOSSL
+import SwiftASN1
 import X509
 
 /// The identity a server certificate must prove when the connection names its server by DNS:

@@ -1,4 +1,5 @@
 import NIOSSL
+import SwiftASN1
 import X509
 
 /// Certificate authentication: an APNs client certificate (one app, or a "universal" certificate

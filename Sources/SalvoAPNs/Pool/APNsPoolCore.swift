@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import NIOCore
 
 /// Runs one pool on its event loop: executes the ``APNsConnectionPool/StateMachine``'s actions

@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// A consumer-group member with manual, watermark-based offset management.
 ///

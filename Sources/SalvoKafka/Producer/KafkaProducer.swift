@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// An idempotent Kafka producer.
 ///

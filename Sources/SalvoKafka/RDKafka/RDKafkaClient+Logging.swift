@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 extension RDKafkaClient {
     /// Writes a line unless a line of the same `kind` was written within the throttle's interval

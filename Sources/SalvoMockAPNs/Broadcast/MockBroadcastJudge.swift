@@ -1,3 +1,4 @@
+import NIOCore
 import SalvoAPNs
 
 /// Apple's rules for the channel-management API (second listener) and the broadcast endpoint

@@ -1,5 +1,6 @@
 import SalvoAPNs
 import SalvoHTTP2
+import Synchronization
 
 extension MockAPNsConnectionHandler {
     /// The broadcast endpoint (`/4/broadcasts/apps/<bundle id>`) on the APNs listener; nil when

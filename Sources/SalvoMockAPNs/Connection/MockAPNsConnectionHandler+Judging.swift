@@ -2,6 +2,7 @@ import NIOCore
 import NIOSSL
 import SalvoAPNs
 import SalvoHTTP2
+import Synchronization
 
 extension MockAPNsConnectionHandler {
     /// Decides the connection's authentication once, from the TLS handshake's client certificate.

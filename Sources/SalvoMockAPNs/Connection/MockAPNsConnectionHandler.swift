@@ -1,7 +1,9 @@
+import Logging
 import NIOCore
 import NIOSSL
 import SalvoAPNs
 import SalvoHTTP2
+import Synchronization
 
 /// The application side of one APNs connection, after the server-mode `HTTP2SessionHandler`:
 /// judges each request (Apple's rules, authentication, your rule, the scenario), answers it now

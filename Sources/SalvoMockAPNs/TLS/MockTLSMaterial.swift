@@ -1,6 +1,7 @@
 import Crypto
 import NIOSSL
 import SalvoAPNs
+import SwiftASN1
 import X509
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+import DequeModule
 import NIOCore
 import SalvoAPNs
 

@@ -1,4 +1,6 @@
+import Logging
 import NIOCore
+import SalvoKafka
 
 extension WorkerCore {
     /// Graceful shutdown: no more lane slots; in-flight notifications finish (replays included);

@@ -1,4 +1,5 @@
 import DequeModule
+import Logging
 import SalvoAPNs
 
 /// Brownouts and outages hold work instead of burning it: a pool whose answers turn to failures

@@ -1,4 +1,6 @@
+import Metrics
 import NIOCore
+import SalvoKafka
 
 /// Intake: decoded records from the lanes' consumer tasks, the retry topic's records, and the
 /// partitions a rebalance takes away.

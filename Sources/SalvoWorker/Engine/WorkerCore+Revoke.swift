@@ -1,3 +1,5 @@
+import Logging
+import Metrics
 import NIOCore
 
 /// Revokes in two steps. ``revoking(_:done:)`` comes from the consumer's revoke barrier before

@@ -1,4 +1,5 @@
 import NIOCore
+import SalvoKafka
 
 /// One timer for everything due later: retries, rate-limit delays, probes of unhealthy pools and
 /// paused campaigns' held work (split from `WorkerCore.swift` to keep files short).

@@ -1,5 +1,6 @@
 import DequeModule
 import Logging
+import Metrics
 import NIOCore
 import SalvoAPNs
 import SalvoKafka

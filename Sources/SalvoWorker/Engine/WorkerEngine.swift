@@ -2,6 +2,7 @@ import Logging
 import Metrics
 import NIOCore
 import SalvoAPNs
+import SalvoHTTP2
 import SalvoKafka
 import ServiceLifecycle
 import Synchronization

@@ -1,3 +1,5 @@
+import SalvoKafka
+
 /// One rate limit for one key (an app): how long the next send must wait. Delays, never drops.
 public struct TokenBucket<C: Clock>: Sendable where C.Duration == Duration {
     public let limit: RateLimit

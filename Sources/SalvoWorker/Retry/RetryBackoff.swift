@@ -1,3 +1,5 @@
+import SalvoKafka
+
 /// Exponential backoff with "equal jitter": the delay after attempt n is
 /// `initialDelay × multiplier^(n-1)`, capped at `maximumDelay`, of which half is fixed and half
 /// random. Never retrying sooner than half the delay keeps a struggling APNs from being hammered;

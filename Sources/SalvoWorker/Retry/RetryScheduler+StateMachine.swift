@@ -1,3 +1,5 @@
+import SalvoKafka
+
 extension RetryScheduler {
     /// Holds waiting notifications in buckets keyed by (app, due-time window), earliest first.
     ///

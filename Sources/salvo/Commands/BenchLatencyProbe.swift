@@ -1,4 +1,5 @@
 import Foundation
+import SalvoAPNs
 import SalvoMockAPNs
 import Synchronization
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import NIOPosix
 import SalvoKafka
 import SalvoMockAPNs

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Logging
+import NIOCore
 import NIOPosix
 import SalvoAPNs
 import SalvoMockAPNs
 import ServiceLifecycle
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc

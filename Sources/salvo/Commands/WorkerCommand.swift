@@ -6,6 +6,7 @@ import SalvoHTTP2
 import SalvoKafka
 import SalvoWorker
 import ServiceLifecycle
+import UnixSignals
 
 /// `salvo worker`: consume jobs, send them through the APNs pools, publish feedback, commit.
 ///

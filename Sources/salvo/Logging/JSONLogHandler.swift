@@ -1,6 +1,9 @@
 import Foundation
 import Logging
 import SalvoAPNs
+// The C time structures' fields (timespec, tm) read below are attributed to the toolchain's shim
+// module on Linux; MemberImportVisibility asks for it by name.
+import SwiftOverlayShims
 
 /// One JSON object per line on stderr, for log shippers (`log_format: json`): `ts` (RFC 3339,
 /// UTC, milliseconds), `level`, `logger`, `msg`, `source`, and every metadata key at top level

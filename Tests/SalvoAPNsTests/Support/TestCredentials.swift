@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SwiftASN1
 import X509
 
 /// Key and certificate material generated at test time, written to a temporary directory that

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoKafka
 import Testing
 @testable import SalvoWorker
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SwiftASN1
 import X509
 
 /// A temporary directory holding the key, certificate and CA files a worker configuration

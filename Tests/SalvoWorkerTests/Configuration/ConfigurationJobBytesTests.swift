@@ -1,3 +1,4 @@
+import Foundation
 import SalvoKafka
 import Testing
 @testable import SalvoWorker

@@ -1,4 +1,6 @@
 import Foundation
+import SalvoAPNs
+import SalvoKafka
 import Testing
 import Yams
 @testable import SalvoWorker

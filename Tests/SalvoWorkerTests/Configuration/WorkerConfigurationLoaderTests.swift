@@ -1,4 +1,6 @@
+import Foundation
 import Logging
+import NIOSSL
 import SalvoAPNs
 import SalvoKafka
 import Testing

@@ -1,3 +1,6 @@
+import Foundation
+import NIOCore
+import NIOEmbedded
 import SalvoAPNs
 import SalvoKafka
 import Synchronization

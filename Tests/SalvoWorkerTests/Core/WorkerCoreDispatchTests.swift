@@ -1,4 +1,5 @@
 import NIOCore
+import NIOEmbedded
 import SalvoAPNs
 import SalvoKafka
 import SalvoTestSupport

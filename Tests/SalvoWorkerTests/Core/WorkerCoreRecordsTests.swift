@@ -1,6 +1,8 @@
+import NIOEmbedded
 import SalvoAPNs
 import SalvoKafka
 import SalvoTestSupport
+import Synchronization
 import Testing
 @testable import SalvoWorker
 

@@ -1,3 +1,4 @@
+import NIOEmbedded
 import SalvoAPNs
 import SalvoKafka
 import Synchronization

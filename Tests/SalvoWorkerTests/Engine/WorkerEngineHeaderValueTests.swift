@@ -1,4 +1,5 @@
 import SalvoKafka
+import SalvoMockAPNs
 import SalvoWorker
 import Testing
 

@@ -1,3 +1,4 @@
+import NIOHTTP1
 import Prometheus
 import Testing
 @testable import SalvoWorker
