@@ -112,7 +112,9 @@ struct LoadTestScenarioTests {
     func shippedScenarios() throws {
         let directory = TestScenarios.repositoryRoot + "/loadtest/scenarios"
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        let loads: Set = ["smoke.yaml", "campaign-1m.yaml", "per-user-steady.yaml", "mixed-with-faults.yaml", "soak-30min.yaml"]
+        let loads: Set = [
+            "smoke.yaml", "campaign-1m.yaml", "per-user-steady.yaml", "mixed-with-faults.yaml", "soak-30min.yaml", "campaign-cancel.yaml",
+        ]
         #expect(loads.isSubset(of: files))
         for file in loads.sorted() {
             let scenario = try LoadTestScenario.load(path: directory + "/" + file)
