@@ -104,8 +104,9 @@ extension WorkerCore {
 
     /// Waits out `attempt.remaining` (and a paused campaign) in steps of at most
     /// ``broadcastRecheckInterval``, then sends; gives up when its partition or the worker goes.
+    /// Nothing left to wait (a pause): a whole interval, so a paused broadcast never spins.
     private func waitBroadcast(_ attempt: BroadcastAttempt) {
-        let step = min(attempt.remaining, Self.broadcastRecheckInterval)
+        let step = attempt.remaining > .zero ? min(attempt.remaining, Self.broadcastRecheckInterval) : Self.broadcastRecheckInterval
         var waiting = attempt
         waiting.remaining = max(.zero, attempt.remaining - step)
         eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(max(1, step.nanoseconds))) {
