@@ -21,6 +21,8 @@ public struct LoadTestJob: Sendable {
     public var isDuplicate: Bool
     /// The ``LoadTestScenario/Campaign/name`` of a named campaign's job, else nil.
     public var campaign: String?
+    /// The channel of a broadcast job (lane ``LoadTestLane/broadcast``), else nil.
+    public var broadcastChannel: String?
 
     public init(
         id: String, lane: LoadTestLane, scheduledAtMilliseconds: Int64, offsetNanoseconds: Int64, value: [UInt8],

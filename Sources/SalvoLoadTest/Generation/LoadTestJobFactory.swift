@@ -12,6 +12,8 @@ public struct LoadTestJobFactory: Sendable {
     private var badJobs = 0
     private var goodJobs = 0
     private var duplicates = 0
+    private var perUserJobs = 0
+    private var broadcasts = 0
 
     /// `startMilliseconds`: the wall-clock time of offset 0. Job ids are `<runID>-<n>`.
     public init(scenario: LoadTestScenario, runID: String, startMilliseconds: Int64) {
@@ -36,6 +38,19 @@ public struct LoadTestJobFactory: Sendable {
                 id: id, lane: arrival.lane, scheduledAtMilliseconds: scheduled, offsetNanoseconds: arrival.offsetNanoseconds,
                 value: Array(kind.body(id: id, app: scenario.app, payload: payload).utf8), tokens: [],
                 deadLetterReason: kind.rawValue, isDuplicate: false)]
+        }
+        if arrival.lane == .priority && !scenario.mix.broadcastChannels.isEmpty {
+            perUserJobs += 1
+            if Self.isDue(count: broadcasts, total: perUserJobs, ratio: scenario.mix.broadcasts) {
+                let channel = scenario.mix.broadcastChannels[broadcasts % scenario.mix.broadcastChannels.count]
+                broadcasts += 1
+                var job = LoadTestJob(
+                    id: id, lane: .broadcast, scheduledAtMilliseconds: scheduled, offsetNanoseconds: arrival.offsetNanoseconds,
+                    value: Self.broadcastBody(id: id, app: scenario.app, channel: channel, sequence: broadcasts, at: scheduled),
+                    tokens: [], deadLetterReason: nil, isDuplicate: false)
+                job.broadcastChannel = channel
+                return [job]
+            }
         }
         var choices: [LoadTestTokenSource.Choice] = []
         choices.reserveCapacity(arrival.tokenCount)
@@ -66,6 +81,8 @@ public struct LoadTestJobFactory: Sendable {
             bytes += #""token":""#.utf8
             bytes += tokens[0].token.hexBytes
             bytes += #"","#.utf8
+        case .broadcast:
+            break  // built by broadcastBody: a broadcast has a channel, not tokens
         case .campaign:
             bytes += #""campaign_id":"\#(LoadTestScenario.Campaign.campaignID(name: campaign, runID: runID))","priority":5,"tokens":["#.utf8
             for (index, choice) in tokens.enumerated() {
@@ -80,6 +97,13 @@ public struct LoadTestJobFactory: Sendable {
         bytes += payload.utf8
         bytes.append(UInt8(ascii: "}"))
         return bytes
+    }
+
+    /// A Live Activity update to `channel` (docs/jobs.md "Broadcast jobs"): priority 5, because a
+    /// priority-10 update counts against the devices' budget and the worker warns about it.
+    static func broadcastBody(id: String, app: String, channel: String, sequence: Int, at milliseconds: Int64) -> [UInt8] {
+        Array(#"{"id":"\#(id)","app":"\#(app)","channel_id":"\#(channel)","priority":5,"payload":{"aps":{"event":"update","#.utf8)
+            + Array(#""timestamp":\#(milliseconds / 1000),"content-state":{"salvo_loadtest":\#(sequence)}}}}"#.utf8)
     }
 
     /// A JSON object of exactly `bytes` bytes (at least its fixed part), padded in a `pad` member.

@@ -81,6 +81,10 @@ public final class LoadTestMeasurement: Sendable {
     /// Records what `job` must lead to. Call before producing it, so no answer can overtake it.
     public func register(_ job: LoadTestJob) {
         let ids = job.isDuplicate ? [] : job.tokens.map { APNsID.deterministic(jobID: job.id, token: $0.token) }
+        // A broadcast's apns-request-id is derived from its job id and channel, as the worker does.
+        let requestID = job.broadcastChannel.flatMap(APNsChannelID.init).map {
+            APNsBroadcastRequest.deterministicRequestID(jobID: job.id, channelID: $0)
+        }
         state.withLock { state in
             state.expectations.jobsProduced += 1
             if job.isDuplicate {
@@ -91,6 +95,12 @@ public final class LoadTestMeasurement: Sendable {
             if let reason = job.deadLetterReason {
                 state.expectations.badJobs += 1
                 state.expectations.deadLetters[reason, default: 0] += 1
+                return
+            }
+            if let requestID {
+                state.expectations.notifications += 1
+                state.entries[requestID] = Entry(scheduledAtMilliseconds: job.scheduledAtMilliseconds, lane: job.lane, accepted: false)
+                state.expectations.delivered[job.lane.rawValue, default: 0] += 1
                 return
             }
             state.expectations.notifications += job.tokens.count
@@ -120,7 +130,7 @@ public final class LoadTestMeasurement: Sendable {
         let offsetMilliseconds = job.offsetNanoseconds / 1_000_000
         state.withLock { state in
             state.scheduleLag.record(UInt64(max(0, lateByNanoseconds / 1_000_000)))
-            update(&state, atOffsetMilliseconds: offsetMilliseconds) { $0.produced += job.tokens.count }
+            update(&state, atOffsetMilliseconds: offsetMilliseconds) { $0.produced += job.lane == .broadcast ? 1 : job.tokens.count }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SalvoAPNs
 import SalvoMockAPNs
 
 /// Feeds an in-process `MockAPNsServer`'s deliveries straight into the measurement (`salvo demo`
@@ -17,5 +18,10 @@ public struct LoadTestMockListener: MockAPNsListener {
 
     public func pushAccepted(_ push: MockAcceptedPush) {
         measurement.observeRecord(apnsID: push.apnsID, receivedAtMilliseconds: LoadTestClock.nowMilliseconds())
+    }
+
+    public func broadcastAccepted(_ broadcast: MockAcceptedBroadcast) {
+        guard let id = APNsID(broadcast.requestID) else { return }
+        measurement.observeRecord(apnsID: id, receivedAtMilliseconds: LoadTestClock.nowMilliseconds())
     }
 }

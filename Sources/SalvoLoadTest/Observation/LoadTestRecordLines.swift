@@ -37,9 +37,10 @@ struct LoadTestRecordLines: Sendable {
         partial.removeAll()
     }
 
-    /// `apns_id` and `received_at_ms` of one record line; nil for anything else.
+    /// `apns_id` (a broadcast's `request_id`) and `received_at_ms` of one record line; nil for
+    /// anything else.
     static func parse(_ line: ArraySlice<UInt8>) -> (APNsID, Int64)? {
-        guard let idStart = line.firstRange(of: Array(#""apns_id":""#.utf8))?.upperBound,
+        guard let idStart = (line.firstRange(of: Array(#""apns_id":""#.utf8)) ?? line.firstRange(of: Array(#""request_id":""#.utf8)))?.upperBound,
               line.endIndex - idStart >= APNsID.textLength,
               let id = APNsID(headerValue: line[idStart..<idStart + APNsID.textLength]),
               let timeStart = line.firstRange(of: Array(#""received_at_ms":"#.utf8))?.upperBound

@@ -15,7 +15,7 @@ public enum LoadTestTextReport {
         lines.append("jobs         \(expected.jobsProduced) produced (\(expected.duplicateJobs) duplicates, \(expected.badJobs) bad), "
             + "\(observed.produceAcknowledged) acknowledged, \(observed.produceFailures) failed")
         lines.append("notifications \(expected.notifications) (+\(expected.duplicateNotifications) in duplicates)")
-        for lane in LoadTestLane.allCases {
+        for lane in LoadTestLane.allCases where lane != .broadcast || expected.delivered[lane.rawValue] != nil {
             lines.append("  delivered \(lane.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) "
                 + "\(observed.delivered[lane.rawValue] ?? 0) / \(expected.delivered[lane.rawValue] ?? 0) expected")
         }

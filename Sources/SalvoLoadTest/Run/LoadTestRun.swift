@@ -155,7 +155,7 @@ public final class LoadTestRun: Sendable {
             for try await item in feed.items {
                 if clock.now < item.due { try await clock.sleep(until: item.due) }
                 for job in item.jobs {
-                    let topic = job.lane == .priority ? scenario.topics.priority : scenario.topics.campaign
+                    let topic = job.lane == .campaign ? scenario.topics.campaign : scenario.topics.priority
                     do {
                         try await producer.enqueue(job.message(topic: topic, runID: runID)) { result in
                             measurement.acknowledged((try? result.get()) != nil)

@@ -163,6 +163,8 @@ extension LoadTestScenario.Mix: Decodable {
         case badDeviceToken = "bad_device_token"
         case duplicateJobs = "duplicate_jobs"
         case badJobs = "bad_jobs"
+        case broadcasts
+        case broadcastChannels = "broadcast_channels"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -173,6 +175,8 @@ extension LoadTestScenario.Mix: Decodable {
         badDeviceToken = try container.decodeIfPresent(Double.self, forKey: .badDeviceToken) ?? 0
         duplicateJobs = try container.decodeIfPresent(Double.self, forKey: .duplicateJobs) ?? 0
         badJobs = try container.decodeIfPresent(Double.self, forKey: .badJobs) ?? 0
+        broadcasts = try container.decodeIfPresent(Double.self, forKey: .broadcasts) ?? 0
+        broadcastChannels = try container.decodeIfPresent([String].self, forKey: .broadcastChannels) ?? []
     }
 }
 

@@ -9,6 +9,13 @@ extension LoadTestScenario {
         public var duplicateJobs: Double = 0
         /// Jobs replaced by a broken one the worker must dead-letter. Default: 0.
         public var badJobs: Double = 0
+        /// Per-user jobs replaced by a Live Activity broadcast job to one of
+        /// ``broadcastChannels`` (in turn), each one request the mock records with its channel.
+        /// Default: 0 (off: the channels must exist on the mock, created beforehand with
+        /// `salvo channels create`, and the worker must send broadcast jobs).
+        public var broadcasts: Double = 0
+        /// Channel ids (base64, as the channel-management API returned them). Default: none.
+        public var broadcastChannels: [String] = []
 
         public init() {}
     }

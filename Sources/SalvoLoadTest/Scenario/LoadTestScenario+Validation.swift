@@ -1,3 +1,4 @@
+import SalvoAPNs
 import SalvoMockAPNs
 
 extension LoadTestScenario {
@@ -52,8 +53,15 @@ extension LoadTestScenario.Mix {
     func violations(mockTokens: MockTokenFate) -> [String] {
         var problems: [String] = []
         for (key, value) in [("unregistered", unregistered), ("bad_device_token", badDeviceToken),
-                             ("duplicate_jobs", duplicateJobs), ("bad_jobs", badJobs)] where !(0...1).contains(value) {
+                             ("duplicate_jobs", duplicateJobs), ("bad_jobs", badJobs), ("broadcasts", broadcasts)]
+            where !(0...1).contains(value) {
             problems.append("mix.\(key) must be 0…1")
+        }
+        if broadcasts > 0 && broadcastChannels.isEmpty {
+            problems.append("mix.broadcasts needs mix.broadcast_channels (create them with salvo channels create)")
+        }
+        for channel in broadcastChannels where APNsChannelID(channel) == nil {
+            problems.append("mix.broadcast_channels: \(channel) is not a channel id (standard base64)")
         }
         if unregistered + badDeviceToken > 1 { problems.append("mix.unregistered + mix.bad_device_token must be ≤ 1") }
         // A fate the mock never gives cannot be chosen: the load would silently lack its faults.

@@ -71,7 +71,7 @@ struct DemoSummary {
         lines.append(Self.row("", "expected", "seen", "worker", "mock /stats"))
         lines.append(Self.row(
             "delivered", expected.deliveredTotal, seen.deliveredTotal, worker.delivered - cancelledAccepted, mock.accepted - cancelledAccepted))
-        for lane in LoadTestLane.allCases {
+        for lane in LoadTestLane.allCases where expected.delivered[lane.rawValue] != nil {
             lines.append(Self.row("  \(lane.rawValue)", expected.delivered[lane.rawValue] ?? 0, seen.delivered[lane.rawValue] ?? 0, nil, nil))
         }
         lines.append(Self.row(
