@@ -140,4 +140,47 @@ struct WorkerCoreBroadcastTests {
         #expect(harness.committed.map(\.offset) == [1], "the waiting one (offset 0) is left to the next owner")
         #expect(harness.published.isEmpty)
     }
+
+    @Test("a revoke waits for a broadcast in flight and gives up one waiting for its retry within the recheck interval")
+    func revoke() throws {
+        let (harness, broadcasts) = try Self.harness()
+        harness.consume([Self.job("waiting"), Self.job("in-flight")])
+        broadcasts.answerFirst(Self.unavailable)
+        harness.loop.run()
+        let finished = Mutex(false)
+        harness.core.revoking([SourcePosition.Partition(topic: CoreHarness.topics.jobs, partition: 0)]) { finished.withLock { $0 = true } }
+        harness.advance(by: .milliseconds(10))
+        #expect(!finished.withLock { $0 }, "one broadcast in flight")
+        broadcasts.answerFirst(Self.delivered)
+        harness.loop.run()
+        harness.advance(by: .milliseconds(300))
+        #expect(finished.withLock { $0 }, "the waiting one was given up")
+        harness.advance(by: .seconds(2))
+        #expect(broadcasts.count == 2, "and not sent again here")
+        #expect(harness.committed.map(\.offset) == [1])
+    }
+
+    @Test("campaign control: a paused campaign's broadcast waits until resumed; a cancelled one's completes unsent")
+    func campaignControl() throws {
+        let (harness, broadcasts) = try Self.harness()
+        func job(_ id: String, campaign: String) -> String { #"{"campaign_id":"\#(campaign)","# + Self.job(id).dropFirst() }
+        let at = { (millis: Int64) in UTCTimestamp(millisecondsSince1970: millis) }
+        var state = CampaignControlState()
+        state.apply(CampaignCommand(campaignID: "spring", action: .pause, by: "test", at: at(1_000)))
+        state.apply(CampaignCommand(campaignID: "autumn", action: .cancel, by: "test", at: at(1_001)))
+        harness.core.controlChanged(state)
+        harness.consume([job("paused", campaign: "spring"), job("cancelled", campaign: "autumn")])
+        harness.advance(by: .seconds(2))
+        #expect(broadcasts.count == 0)
+        #expect(harness.committed.map(\.offset) == [1], "the cancelled one completes unsent")
+        #expect(harness.core.campaignProgress.counters(for: "autumn")?.cancelled == 1)
+        state.apply(CampaignCommand(campaignID: "spring", action: .resume, by: "test", at: at(2_000)))
+        harness.core.controlChanged(state)
+        harness.advance(by: .milliseconds(300))
+        #expect(broadcasts.count == 1, "sent once resumed")
+        broadcasts.answerAll(Self.delivered)
+        harness.loop.run()
+        #expect(harness.committed.map(\.offset) == [1, 0])
+        #expect(harness.core.campaignProgress.counters(for: "spring")?.accepted == 1)
+    }
 }
