@@ -2,8 +2,8 @@
 ///
 /// docs/metrics.md is the contract; this is its code-side copy for the help lines (a test checks
 /// that both list the same names, so a new metric cannot ship undocumented or without help).
-public enum WorkerMetricCatalog {
-    public static let help: [String: String] = worker.merging(apns) { $1 }.merging(kafka) { $1 }
+package enum WorkerMetricCatalog {
+    package static let help: [String: String] = worker.merging(apns) { $1 }.merging(kafka) { $1 }
 
     private static let worker: [String: String] = [
         "salvo_build_info": "Always 1; the labels name the salvo version and the librdkafka and libnghttp2 versions loaded.",
@@ -59,7 +59,7 @@ public enum WorkerMetricCatalog {
 
     /// Buckets of `salvo_end_to_end_latency_seconds`: from a per-user push answered in
     /// milliseconds to a campaign backlog drained over minutes.
-    public static let endToEndLatencyBuckets: [Duration] = [
+    package static let endToEndLatencyBuckets: [Duration] = [
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
         .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
         .seconds(30), .seconds(60), .seconds(300),
@@ -68,14 +68,14 @@ public enum WorkerMetricCatalog {
     /// Buckets of round trips to a remote service (`salvo_apns_ping_rtt_seconds`,
     /// `salvo_apns_request_duration_seconds`, the Kafka commit and produce durations): a healthy
     /// one answers in milliseconds to tens of them; a request times out after 10 s by default.
-    public static let roundTripBuckets: [Duration] = [
+    package static let roundTripBuckets: [Duration] = [
         .milliseconds(1), .microseconds(2_500), .milliseconds(5), .milliseconds(10), .milliseconds(25),
         .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500),
         .seconds(5), .seconds(10),
     ]
 
     /// Timer buckets by family.
-    public static let durationBuckets: [String: [Duration]] = [
+    package static let durationBuckets: [String: [Duration]] = [
         "salvo_end_to_end_latency_seconds": endToEndLatencyBuckets,
         "salvo_apns_ping_rtt_seconds": roundTripBuckets,
         "salvo_apns_request_duration_seconds": roundTripBuckets,

@@ -9,7 +9,7 @@ import Prometheus
 public struct WorkerMetricsBootstrap: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// Every family gets its `# HELP` line from ``WorkerMetricCatalog``.
-    public let factory: WorkerMetricsFactory
+    package let factory: WorkerMetricsFactory
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry

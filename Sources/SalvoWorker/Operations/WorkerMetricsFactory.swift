@@ -10,20 +10,20 @@ import Prometheus
 /// So this factory does what `PrometheusMetricsFactory` does, taking each family's help text from
 /// ``WorkerMetricCatalog`` (the code-side copy of docs/metrics.md) — the instruments in
 /// `SalvoWorker` and `SalvoAPNs` stay plain swift-metrics ones.
-public struct WorkerMetricsFactory: MetricsFactory, Sendable {
-    public let registry: PrometheusCollectorRegistry
+package struct WorkerMetricsFactory: MetricsFactory, Sendable {
+    package let registry: PrometheusCollectorRegistry
     /// Help text by family name; a family missing here gets none (a test keeps it complete).
-    public var help: [String: String]
+    package var help: [String: String]
     /// Buckets by timer label; others get ``defaultDurationBuckets``.
-    public var durationBuckets: [String: [Duration]]
-    public var defaultDurationBuckets: [Duration] = [
+    package var durationBuckets: [String: [Duration]]
+    package var defaultDurationBuckets: [Duration] = [
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
         .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
     ]
     /// Buckets of aggregating recorders (none of Salvo's instruments is one).
-    public var valueBuckets: [Double] = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000]
+    package var valueBuckets: [Double] = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000]
 
-    public init(registry: PrometheusCollectorRegistry, help: [String: String], durationBuckets: [String: [Duration]] = [:]) {
+    package init(registry: PrometheusCollectorRegistry, help: [String: String], durationBuckets: [String: [Duration]] = [:]) {
         self.registry = registry
         self.help = help
         self.durationBuckets = durationBuckets
@@ -34,37 +34,37 @@ public struct WorkerMetricsFactory: MetricsFactory, Sendable {
         MetricNameDescriptor(metricName: label, unitName: "", helpText: help[label] ?? "")
     }
 
-    public func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+    package func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
         registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
-    public func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
+    package func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
         registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
-    public func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+    package func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
         guard aggregate else { return registry.makeGauge(descriptor: descriptor(label), labels: dimensions) }
         return registry.makeValueHistogram(descriptor: descriptor(label), labels: dimensions, buckets: valueBuckets)
     }
 
-    public func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
+    package func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
         registry.makeGauge(descriptor: descriptor(label), labels: dimensions)
     }
 
-    public func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+    package func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
         registry.makeDurationHistogram(
             descriptor: descriptor(label), labels: dimensions, buckets: durationBuckets[label] ?? defaultDurationBuckets)
     }
 
-    public func destroyCounter(_ handler: any CounterHandler) {
+    package func destroyCounter(_ handler: any CounterHandler) {
         if let counter = handler as? Prometheus.Counter { registry.unregisterCounter(counter) }
     }
 
-    public func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {
+    package func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {
         if let counter = handler as? Prometheus.Counter { registry.unregisterCounter(counter) }
     }
 
-    public func destroyRecorder(_ handler: any RecorderHandler) {
+    package func destroyRecorder(_ handler: any RecorderHandler) {
         switch handler {
         case let gauge as Prometheus.Gauge: registry.unregisterGauge(gauge)
         case let histogram as ValueHistogram: registry.unregisterValueHistogram(histogram)
@@ -72,11 +72,11 @@ public struct WorkerMetricsFactory: MetricsFactory, Sendable {
         }
     }
 
-    public func destroyMeter(_ handler: any MeterHandler) {
+    package func destroyMeter(_ handler: any MeterHandler) {
         if let gauge = handler as? Prometheus.Gauge { registry.unregisterGauge(gauge) }
     }
 
-    public func destroyTimer(_ handler: any TimerHandler) {
+    package func destroyTimer(_ handler: any TimerHandler) {
         if let histogram = handler as? DurationHistogram { registry.unregisterDurationHistogram(histogram) }
     }
 }

@@ -7,19 +7,19 @@ import SalvoAPNs
 /// ``RetryRecordDecoder`` reads back.
 ///
 /// `{…job members…, "tokens": [...], "retry": {"attempt": N, "due_at_ms": N}}`
-public struct RetryRecord: Sendable, Equatable {
-    public var job: JobReference
-    public var headers: APNsRequestHeaders
-    public var payload: ByteBuffer
-    public var tokens: [DeviceToken]
+package struct RetryRecord: Sendable, Equatable {
+    package var job: JobReference
+    package var headers: APNsRequestHeaders
+    package var payload: ByteBuffer
+    package var tokens: [DeviceToken]
     /// The attempt the next send will be.
-    public var attempt: Int
+    package var attempt: Int
     /// Not to be sent before this time.
-    public var dueAt: UTCTimestamp
+    package var dueAt: UTCTimestamp
     /// The tokens' ``PushNotification/index`` in their job, for its checkpoint (not written).
     var tokenIndices: [Int32] = []
 
-    public init(job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer, tokens: [DeviceToken], attempt: Int, dueAt: UTCTimestamp) {
+    package init(job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer, tokens: [DeviceToken], attempt: Int, dueAt: UTCTimestamp) {
         self.job = job
         self.headers = headers
         self.payload = payload
@@ -29,7 +29,7 @@ public struct RetryRecord: Sendable, Equatable {
     }
 
     /// Equal when they write the same record (the checkpoint's indexes are not written).
-    public static func == (lhs: RetryRecord, rhs: RetryRecord) -> Bool {
+    package static func == (lhs: RetryRecord, rhs: RetryRecord) -> Bool {
         lhs.job == rhs.job && lhs.headers == rhs.headers && lhs.payload == rhs.payload && lhs.tokens == rhs.tokens
             && lhs.attempt == rhs.attempt && lhs.dueAt == rhs.dueAt
     }
@@ -43,7 +43,7 @@ public struct RetryRecord: Sendable, Equatable {
 
     /// Groups notifications into as few records as possible, in first-seen order. Tokens with a
     /// spliced badge have their own payload and so their own record.
-    public static func grouping(_ notifications: some Sequence<PushNotification>, dueAt: UTCTimestamp) -> [RetryRecord] {
+    package static func grouping(_ notifications: some Sequence<PushNotification>, dueAt: UTCTimestamp) -> [RetryRecord] {
         var records: [RetryRecord] = []
         var positions: [GroupKey: Int] = [:]
         for notification in notifications {
@@ -69,7 +69,7 @@ public struct RetryRecord: Sendable, Equatable {
 
     /// The record to produce, keyed by job id. Headers repeat the due time (`salvo-due-at-ms`) so a
     /// consumer can decide to wait without parsing the value.
-    public func record() -> OutgoingRecord {
+    package func record() -> OutgoingRecord {
         let headers = [
             RecordHeader(name: "salvo-due-at-ms", text: String(dueAt.millisecondsSince1970)),
             RecordHeader(name: "salvo-attempt", text: String(attempt)),

@@ -3,14 +3,14 @@ import NIOCore
 /// Reads records of the retry topic (written by ``RetryRecord``): a job, checked by the same rules
 /// as any job, plus its `retry` member. A record without a valid `retry` is rejected
 /// (`invalid_retry`) and dead-lettered like any bad job.
-public struct RetryRecordDecoder: Sendable {
-    public let jobDecoder: JobDecoder
+package struct RetryRecordDecoder: Sendable {
+    package let jobDecoder: JobDecoder
 
-    public init(jobDecoder: JobDecoder) {
+    package init(jobDecoder: JobDecoder) {
         self.jobDecoder = jobDecoder
     }
 
-    public func decode(_ message: ByteBuffer) -> Result<RetryJob, JobRejection> {
+    package func decode(_ message: ByteBuffer) -> Result<RetryJob, JobRejection> {
         var fields = JobFields()
         return Result { () throws(JobRejection) in
             let job = try jobDecoder.decode(message, into: &fields, readsRetry: true)
