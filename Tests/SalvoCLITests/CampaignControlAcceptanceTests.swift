@@ -66,10 +66,9 @@ struct CampaignControlAcceptanceTests {
             print("cancel: a follower in the test process saw it \(readableAt - cancelledAt) ms after the record")
             print("cancel: applied by the workers (ms after the record, ms the sweep took): \(Self.applied(workers, "cancel", after: cancelledAt))")
             print("cancel: \(sent.count) of \(spring.count) sent; the last \(lastAt - cancelledAt) ms after the cancel record was produced; per 250 ms after it: \(Self.histogram(sent, record, from: cancelledAt))")
-            // The issue's bound is 1 s from the record; on this shared VM the broker alone took
-            // 0.56–1.05 s to hand a command to any reader (measured by `witness`), so the workers'
-            // part is asserted from then, and the whole is printed above.
-            #expect(lastAt <= max(cancelledAt, readableAt) + 1_000, "in force fleet-wide within 1 s of being readable")
+            // The issue's bound: 1 s from the record's timestamp (the moment `salvo campaign`
+            // produced it). The witness's delay is printed to tell the broker's part from the workers'.
+            #expect(lastAt <= cancelledAt + 1_000, "in force fleet-wide within 1 s of being produced")
             #expect(sent.count < spring.count)
 
             let status = try await Self.finishedStatus("spring", total: spring.count, stage)
@@ -137,7 +136,7 @@ struct CampaignControlAcceptanceTests {
             #expect(spring.filter { record.acceptedCount[$0] == nil }.count == 0, "all of the campaign is delivered after the resume")
             let duringPause = spring.filter { token in
                 let at = record.firstReceivedAt[token] ?? 0
-                return at > max(pausedAt, readableAt) + 1_000 && at < resumedAt
+                return at > pausedAt + 1_000 && at < resumedAt
             }
             let lastBefore = spring.compactMap { record.firstReceivedAt[$0] }.filter { $0 < resumedAt }.max() ?? 0
             print("pause: applied by the workers (ms after the record, ms the sweep took): \(Self.applied(workers, "hold", after: pausedAt))")
@@ -191,16 +190,18 @@ struct CampaignControlAcceptanceTests {
         }
     }
 
-    /// Each worker sends at most 1,500 notifications/s (`apps.shop.rate_limit`). Unlimited, three
-    /// debug-built workers and the mock saturate the 2-core VM, and the broker, starved of CPU,
-    /// hands a produced command to a reader in the test process 0.6 s later and to the workers up
-    /// to 1.4 s later (measured: cancel 0.72–1.37 s, pause 1.34–1.48 s after the record, over
-    /// four runs). A production fleet does not starve its broker; the limit keeps the broker
-    /// responsive so that what is measured is the control path, not the VM.
+    /// Each worker sends at most 1,500 notifications/s (`apps.shop.rate_limit`) over 2
+    /// connections × 100 streams. A notification already on the wire when a cancel arrives cannot
+    /// be called back, so what the mock still accepts after the cancel is each worker's in-flight
+    /// window; three debug-built workers and the mock saturate this 2-core VM, and the mock then
+    /// works through its queue at about 4,000 a second: with the default 1,000 streams the
+    /// windows (3 × 2,200) took it 1.3 s to drain after the workers had applied the cancel
+    /// within 0.17 s (measured). 100 streams keep the window (3 × 264) a fraction of a second of
+    /// the mock's work, so what is measured is the control path, not the VM.
     static func workerConfiguration(_ stage: WorkerStage) throws -> URL {
         let file = try stage.writeWorkerConfiguration(logLevel: "notice", extra: "device_rate_limit: null")
         let text = try String(contentsOf: file, encoding: .utf8)
-            .replacingOccurrences(of: "    pool:\n", with: "    rate_limit:\n      per_second: 1500\n    pool:\n")
+            .replacingOccurrences(of: "    pool:\n", with: "    rate_limit:\n      per_second: 1500\n    pool:\n      max_streams: 100\n")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file
     }

@@ -30,16 +30,22 @@ extension WorkerCore {
             switch decision {
             case .cancel:
                 let before = statistics.cancelled
-                finishCancelled(sweep(campaignID, cancelLaneWork: true) + holds.take(campaignID: campaignID))
+                for job in pausedJobs.take(campaignID: campaignID) { cancelLaneJob(job.unit, from: job.first) }
+                finishCancelled(sweep(campaignID, laneWork: .cancel) + holds.take(campaignID: campaignID))
                 affected = statistics.cancelled - before
             case .hold:
-                let held = sweep(campaignID)
-                affected = held.count
+                let parkedBefore = pausedJobs.notificationCount
+                let held = sweep(campaignID, laneWork: .park)
+                affected = held.count + pausedJobs.notificationCount - parkedBefore
                 hold(held, now: now)
             case .send:
                 let released = holds.take(campaignID: campaignID)
-                affected = released.count
+                let jobs = pausedJobs.take(campaignID: campaignID)
+                affected = released.count + jobs.reduce(0) { $0 + $1.notificationCount }
                 resumed.append(contentsOf: released)
+                for job in jobs {
+                    scheduler.enqueue(job.unit, notifications: job.unit.job.notificationCount, lane: job.lane, startingAt: job.first)
+                }
             }
             // What operators check after a command (ops/RUNBOOK.md); `applied_at_ms` is what the
             // acceptance test measures the fleet's reaction by.
@@ -72,22 +78,30 @@ extension WorkerCore {
         }
     }
 
-    /// Every notification of the campaign that is here and not in flight: queued in the lanes,
-    /// delayed by a rate limit, waiting for a retry or a replay, parked by pool health, resumed.
-    /// `cancelLaneWork`: the lanes' jobs are finished as cancelled here, by index, without building
-    /// their notifications (a cancel of a large campaign would otherwise hold the loop for it).
-    private func sweep(_ campaignID: String, cancelLaneWork: Bool = false) -> [PushNotification] {
+    /// What a sweep does with the lanes' jobs of the campaign. Neither `cancel` nor `park` builds
+    /// their notifications: a large campaign's backlog would otherwise hold the loop for seconds.
+    private enum LaneWork {
+        /// Finished as cancelled, by index.
+        case cancel
+        /// Moved whole to ``PausedJobs``, as far as it has room; the rest is swept as notifications.
+        case park
+    }
+
+    /// Every notification of the campaign that is here and not in flight: queued in the lanes
+    /// (unless `laneWork` took care of them), delayed by a rate limit, waiting for a retry or a
+    /// replay, parked by pool health, resumed.
+    private func sweep(_ campaignID: String, laneWork: LaneWork) -> [PushNotification] {
         var swept: [PushNotification] = []
+        let now = clock.now
         for (unit, first) in scheduler.removeAll(where: { $0.job.campaignID == campaignID }) {
-            guard cancelLaneWork else {
-                swept += (first..<unit.job.notificationCount).map(unit.notification(at:))
-                continue
+            switch laneWork {
+            case .cancel:
+                cancelLaneJob(unit, from: first)
+            case .park:
+                if !pausedJobs.park(PausedJob(unit: unit, first: first), campaignID: campaignID, now: now) {
+                    swept += (first..<unit.job.notificationCount).map(unit.notification(at:))
+                }
             }
-            let job = unit.reference
-            for index in first..<unit.job.notificationCount {
-                ledgerAction(ledger.notificationFinished(job.source, generation: job.ledgerGeneration, index: Int32(truncatingIfNeeded: index)))
-            }
-            countCancelled(app: job.app, campaignID: job.campaignID, isRetry: unit.attempt > 1, count: unit.job.notificationCount - first)
         }
         let isCampaign: (PushNotification) -> Bool = { $0.job.campaignID == campaignID }
         let (scheduled, dueNow) = takeWaiting(where: isCampaign)
@@ -99,6 +113,15 @@ extension WorkerCore {
             return true
         }
         return swept
+    }
+
+    /// A lane job's notifications from `first` on, finished as cancelled by index.
+    private func cancelLaneJob(_ unit: DispatchUnit, from first: Int) {
+        let job = unit.reference
+        for index in first..<unit.job.notificationCount {
+            ledgerAction(ledger.notificationFinished(job.source, generation: job.ledgerGeneration, index: Int32(truncatingIfNeeded: index)))
+        }
+        countCancelled(app: job.app, campaignID: job.campaignID, isRetry: unit.attempt > 1, count: unit.job.notificationCount - first)
     }
 
     /// Holds paused work; what does not fit goes to the retry topic (not an attempt).
@@ -121,8 +144,11 @@ extension WorkerCore {
     /// From the timer: work held for `retry.max_held_delay` goes to the retry topic, so its job
     /// completes and the partition commits while the campaign stays paused.
     func handOffExpiredHolds(now: C.Instant) {
-        guard !holds.isEmpty else { return }
-        handOffHeld(holds.takeExpired(now: now).map(\.item), now: now)
+        if !holds.isEmpty { handOffHeld(holds.takeExpired(now: now).map(\.item), now: now) }
+        if !pausedJobs.isEmpty {
+            let expired = pausedJobs.takeExpired(now: now)
+            handOffHeld(expired.flatMap { job in (job.first..<job.unit.job.notificationCount).map(job.unit.notification(at:)) }, now: now)
+        }
     }
 
     /// Shutdown: held and resumed work goes to the retry topic (the next owner holds or sends it).

@@ -45,11 +45,13 @@ extension WorkerCore {
         if pendingRecords == 0 { finishDrain() }
     }
 
-    /// The undispatched notifications of every lane job that had begun sending, to the retry topic
+    /// The undispatched notifications of every lane job (paused campaigns' included) that had
+    /// begun sending, to the retry topic
     /// (due now, their attempt unchanged).
     private func handOffBegunJobs() {
         let now = clock.now
-        for (unit, first) in scheduler.removeAll(where: { _ in true }) {
+        let laneJobs = scheduler.removeAll(where: { _ in true }) + pausedJobs.removeAll().map { ($0.unit, $0.first) }
+        for (unit, first) in laneJobs {
             guard first > 0 else {
                 // Not begun: left to the next owner, and settled here so nothing waits for it.
                 ledger.abandon(unit.reference.source, generation: unit.reference.ledgerGeneration, count: unit.job.notificationCount)

@@ -78,6 +78,10 @@ extension WorkerCore {
             job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
             enqueuedAtMilliseconds: record.timestampMilliseconds)
         guard decision == nil else {
+            if pausedJobs.park(PausedJob(unit: unit, first: first), campaignID: job.campaignID ?? "", now: clock.now) {
+                armTimer()
+                return nil
+            }
             let handedOff = statistics.heldHandedOff
             hold((first..<job.notificationCount).map(unit.notification(at:)), now: clock.now)
             return statistics.heldHandedOff > handedOff ? Self.retryBackPressure : nil

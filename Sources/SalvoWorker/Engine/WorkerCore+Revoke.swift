@@ -1,5 +1,5 @@
-import Logging
 import Metrics
+import Logging
 import NIOCore
 
 /// Revokes in two steps. ``revoking(_:done:)`` comes from the consumer's revoke barrier before
@@ -78,7 +78,9 @@ extension WorkerCore {
         let now = clock.now
         var dropped = 0
         var handedOff = 0
-        for (unit, first) in scheduler.removeAll(where: { partitions.contains($0.reference.source.partitionKey) }) {
+        let isRevokedJob: (DispatchUnit) -> Bool = { partitions.contains($0.reference.source.partitionKey) }
+        let laneJobs = scheduler.removeAll(where: isRevokedJob) + pausedJobs.removeAll(where: isRevokedJob).map { ($0.unit, $0.first) }
+        for (unit, first) in laneJobs {
             if mode == .handOffBegun, first > 0 {
                 let notifications = (first..<unit.job.notificationCount).map(unit.notification(at:))
                 handedOff += notifications.count

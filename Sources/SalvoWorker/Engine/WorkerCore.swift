@@ -1,6 +1,6 @@
+import Metrics
 import DequeModule
 import Logging
-import Metrics
 import NIOCore
 import SalvoAPNs
 import SalvoKafka
@@ -119,6 +119,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     /// per-campaign counts (`+Campaigns`).
     var control = CampaignControlState()
     var holds: CampaignHoldQueue<PushNotification, C.Instant>
+    var pausedJobs: PausedJobs<C.Instant>
     var resumed: Deque<PushNotification> = []
     var campaignProgress = CampaignProgressLedger()
     /// Broadcast jobs' sender and counts (`+Broadcast`).
@@ -167,6 +168,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         self.slotIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         self.commitGate = CommitGate(bound: configuration.maximumUncommittedNotifications)
         self.holds = CampaignHoldQueue(capacity: configuration.retry.maximumHeldNotifications, maximumHold: configuration.retry.maximumHeldDelay)
+        self.pausedJobs = PausedJobs(capacity: configuration.retry.maximumHeldNotifications, maximumHold: configuration.retry.maximumHeldDelay)
         self.lastCommitSucceeded = Array(repeating: now, count: CommitGate.Consumer.allCases.count)
         self.window = Self.window(configuration)
         self.refillBatch = max(1, min(256, self.window / 8))
@@ -287,7 +289,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         statistics.retryDepth = retries.heldCount
         statistics.delayed = delayedSends.heldCount
         statistics.parked = parkedCount
-        statistics.held = holds.count + resumed.count
+        statistics.held = holds.count + pausedJobs.notificationCount + resumed.count
         statistics.unhealthyPools = unhealthyPools
         statistics.pendingRecords = pendingRecords
         metrics.inFlight.record(inFlight)

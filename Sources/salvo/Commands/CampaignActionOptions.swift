@@ -49,6 +49,25 @@ struct CampaignActionOptions: ParsableArguments {
     func give(_ action: CampaignCommand.Action) async throws {
         let logger = CommandLogger.make(label: "salvo.campaign", verbose: verbose)
         let client = KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-campaign")
+        // Not idempotent, and started before the control topic is read: an idempotent producer
+        // first asks for a producer id, which librdkafka retries every 500 ms until a broker is
+        // up, and the record reached the log 0.5–1 s after its timestamp (kcat: 10–35 ms). The
+        // clock of "in force within 1 s" starts at that timestamp. One compacted record needs no
+        // idempotence: sent twice, it is the same command with the same time.
+        var configuration = KafkaProducerConfiguration(client: client)
+        configuration.deliveryTimeout = timeout.duration
+        configuration.idempotent = false
+        let producer = try KafkaProducer(configuration: configuration, logger: logger)
+        do {
+            try await give(action, producer: producer, client: client, logger: logger)
+        } catch {
+            await producer.shutdown()
+            throw error
+        }
+        await producer.shutdown()
+    }
+
+    private func give(_ action: CampaignCommand.Action, producer: KafkaProducer, client: KafkaClientConfiguration, logger: Logger) async throws {
         let current = try await CampaignTopicRead.control(topic: topic, client: client, timeout: timeout.duration, logger: logger)
         let previous = current.command(for: campaignID)
         if let previous, previous.action == .cancel, action != .cancel, !force {
@@ -61,17 +80,12 @@ struct CampaignActionOptions: ParsableArguments {
             at = UTCTimestamp(millisecondsSince1970: previous.at.millisecondsSince1970 + 1)
         }
         let command = CampaignCommand(campaignID: campaignID, action: action, by: giver, reason: reason, at: at)
-        var configuration = KafkaProducerConfiguration(client: client)
-        configuration.deliveryTimeout = timeout.duration
-        let producer = try KafkaProducer(configuration: configuration, logger: logger)
         let report: KafkaDeliveryReport
         do {
             report = try await producer.send(KafkaProducerMessage(topic: topic, key: command.key, value: command.encodedValue()))
         } catch {
-            await producer.shutdown()
             throw CommandFailure("writing the \(action.rawValue) of \(campaignID) to \(topic) failed: \(error.message)")
         }
-        await producer.shutdown()
         print("\(action.rawValue) \(campaignID): written to \(topic) (partition \(report.partition), offset \(report.offset)) at \(at) by \(command.by)")
         if let previous, previous.action == action {
             print("(it was \(Self.state(previous.action)) already, since \(previous.at) by \(previous.by))")

@@ -127,6 +127,25 @@ struct WorkerCoreCampaignTests {
         #expect(harness.core.campaignProgress.counters(for: "spring")?.accepted == 220)
     }
 
+    @Test("a cancel after a pause finishes the paused jobs (held whole, by index) and the held notifications as cancelled; every job commits")
+    func cancelAfterPause() throws {
+        let harness = try CoreHarness(streams: 10)
+        harness.consume([Self.job("a1", campaign: "spring", tokens: 0..<200)])
+        harness.core.controlChanged(Self.state(("spring", .pause)))
+        harness.loop.run()
+        harness.answer { _ in ScriptedPool.accepted }
+        harness.consume([Self.job("a2", campaign: "spring", tokens: 200..<300)])
+        #expect(harness.statistics.held == 280, "a1's rest and all of a2, paused whole")
+        harness.core.controlChanged(Self.state(("spring", .pause), ("spring", .cancel)))
+        harness.loop.run()
+        harness.advance(by: .seconds(2))
+        #expect(harness.pool.unanswered.isEmpty, "nothing of the cancelled campaign goes out")
+        #expect(harness.statistics.held == 0)
+        #expect(harness.statistics.cancelled == 280)
+        #expect(harness.committed.map(\.offset) == [0, 1], "both jobs complete and commit")
+        #expect(harness.core.campaignProgress.counters(for: "spring")?.cancelled == 280)
+    }
+
     @Test("beyond the hold queue's bound, or held for max_held_delay, paused work goes to the retry topic (no attempt used) and its job commits")
     func holdBoundsHandOff() throws {
         let harness = try CoreHarness(streams: 10) { $0.retry.maximumHeldNotifications = 50 }
@@ -196,7 +215,9 @@ struct WorkerCoreCampaignTests {
         let records = harness.acknowledgeRecords()
         #expect(records.map(\.kind) == [.retry])
         #expect(harness.statistics.held == 0)
-        #expect(harness.statistics.heldHandedOff == 30)
+        // The paused lane job is held whole (``PausedJobs``), so the drain hands its rest off as
+        // it does a lane job's.
+        #expect(harness.statistics.handedOffOnDrain == 30)
         #expect(harness.committed.map(\.offset) == [0], "the begun job completes: 20 sent, 30 handed off")
         let finished = Mutex(false)
         drained.futureResult.whenSuccess { finished.withLock { $0 = true } }
