@@ -26,28 +26,27 @@ package struct JSONWriter {
     }
 
     @inlinable
-    package mutating func beginObject() {
+    package mutating func beginObject() { open(UInt8(ascii: "{")) }
+
+    @inlinable
+    package mutating func endObject() { close(UInt8(ascii: "}")) }
+
+    @inlinable
+    package mutating func beginArray() { open(UInt8(ascii: "[")) }
+
+    @inlinable
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    @inlinable
+    mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        bytes.append(bracket)
         needsComma = false
     }
 
     @inlinable
-    package mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
-    }
-
-    @inlinable
-    package mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        needsComma = false
-    }
-
-    @inlinable
-    package mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+    mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         needsComma = true
     }
 
