@@ -96,8 +96,16 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
                 problems.append("dead letters \(reason): \(got) seen, none expected")
             }
         }
-        if let mockStats, mockStats.accepted < observed.deliveredTotal {
-            problems.append("the mock counted \(mockStats.accepted) accepted, fewer than the \(observed.deliveredTotal) recorded")
+        if let mockStats {
+            // The mock counts device pushes and broadcasts apart.
+            let broadcasts = observed.delivered[LoadTestLane.broadcast.rawValue] ?? 0
+            let pushes = observed.deliveredTotal - broadcasts
+            if mockStats.accepted < pushes {
+                problems.append("the mock counted \(mockStats.accepted) accepted, fewer than the \(pushes) recorded")
+            }
+            if mockStats.broadcastsAccepted < broadcasts {
+                problems.append("the mock counted \(mockStats.broadcastsAccepted) broadcasts accepted, fewer than the \(broadcasts) recorded")
+            }
         }
         return problems
     }

@@ -39,7 +39,8 @@ public enum LoadTestTextReport {
         if let lag = report.consumerLag.map(\.lag).max() { lines.append(String(format: "consumer lag max %.0f", lag)) }
         if let stats = report.mockStats {
             lines.append("mock /stats  scenario \(stats.scenario): accepted \(stats.accepted), rejected \(stats.rejectedTotal), "
-                + "connections \(stats.connectionsTotal), goaways \(stats.goAwaysSent), resets \(stats.connectionResets)")
+                + "connections \(stats.connectionsTotal), goaways \(stats.goAwaysSent), resets \(stats.connectionResets)"
+                + (stats.broadcastsAccepted > 0 ? ", broadcasts accepted \(stats.broadcastsAccepted)" : ""))
         }
         if !report.control.isEmpty {
             lines.append("")
