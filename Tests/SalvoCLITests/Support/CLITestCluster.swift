@@ -50,12 +50,5 @@ final class CLITestCluster: Sendable {
 
 /// Runs `body` with the test broker and always deletes the topics it made.
 func withCLITestCluster(_ body: (CLITestCluster) async throws -> Void) async throws {
-    let cluster = try CLITestCluster()
-    do {
-        try await body(cluster)
-    } catch {
-        await cluster.cleanUp()
-        throw error
-    }
-    await cluster.cleanUp()
+    try await withCleanUp(try CLITestCluster(), cleanUp: { await $0.cleanUp() }, body)
 }

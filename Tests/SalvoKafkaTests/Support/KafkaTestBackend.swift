@@ -1,4 +1,5 @@
 import Foundation
+import SalvoTestSupport
 import Synchronization
 import Logging
 import SalvoKafka
@@ -122,14 +123,7 @@ func withKafkaTestCluster(
     _ backend: KafkaTestBackend,
     _ body: (KafkaTestCluster) async throws -> Void
 ) async throws {
-    let cluster = try KafkaTestCluster(backend: backend)
-    do {
-        try await body(cluster)
-    } catch {
-        await cluster.cleanUp()
-        throw error
-    }
-    await cluster.cleanUp()
+    try await withCleanUp(try KafkaTestCluster(backend: backend), cleanUp: { await $0.cleanUp() }, body)
 }
 
 /// Topic names a test created, collected from any task.

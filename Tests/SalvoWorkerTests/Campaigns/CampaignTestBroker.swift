@@ -50,14 +50,7 @@ final class CampaignTestBroker: Sendable {
 }
 
 func withCampaignBroker(_ body: (CampaignTestBroker) async throws -> Void) async throws {
-    let broker = try CampaignTestBroker()
-    do {
-        try await body(broker)
-    } catch {
-        await broker.cleanUp()
-        throw error
-    }
-    await broker.cleanUp()
+    try await withCleanUp(try CampaignTestBroker(), cleanUp: { await $0.cleanUp() }, body)
 }
 
 /// A value shared between a test and callbacks on other threads.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SalvoKafka
+import SalvoTestSupport
 import SalvoWorker
 import Testing
 
@@ -124,13 +125,5 @@ final class EngineKafka: Sendable {
 
 /// Runs `body` with fresh topics and always cleans up.
 func withEngineKafka<T>(partitions: Int = 2, _ body: (EngineKafka) async throws -> T) async throws -> T {
-    let kafka = try await EngineKafka(partitions: partitions)
-    do {
-        let result = try await body(kafka)
-        await kafka.cleanUp()
-        return result
-    } catch {
-        await kafka.cleanUp()
-        throw error
-    }
+    try await withCleanUp(try await EngineKafka(partitions: partitions), cleanUp: { await $0.cleanUp() }, body)
 }
