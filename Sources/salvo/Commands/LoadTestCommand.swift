@@ -13,7 +13,10 @@ struct LoadTestCommand: AsyncParsableCommand {
             from the mock's record file (--mock-record) or, without it, paged from the mock's \
             admin listener (--mock-admin, GET /deliveries), so the mock may run in another \
             container or pod; feedback and dead letters come from their topics. Latency is \
-            measured from each job's scheduled time to the mock's record. Exits 0 when every \
+            measured from each job's scheduled time to the mock's record. A scenario's control: \
+            actions produce campaign commands (cancel, pause, resume) to its control topic and the \
+            report shows what the fleet sent after each, with sent + cancelled from the campaigns \
+            topic (not read with --no-topics). Exits 0 when every \
             expectation and objective was met, 2 when the run finished but did not meet them, \
             1 on an error. See loadtest/README.md.
             """
@@ -42,7 +45,7 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(name: .customLong("duration-scale"), help: "Multiply every phase's duration (and the drain) by this factor.")
     var durationScale: Double = 1
 
-    @Flag(name: .customLong("no-topics"), help: "Do not read the feedback and dead-letter topics.")
+    @Flag(name: .customLong("no-topics"), help: "Do not read the feedback, dead-letter and campaign progress topics.")
     var noTopics = false
 
     @Flag(help: "Show librdkafka's logs on stderr.")
