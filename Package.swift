@@ -107,7 +107,9 @@ let package = Package(
             // Release only, unlike the two targets above: the worker core is confined to its event
             // loop, but it is larger and changes more often, so debug builds (the tests) keep
             // trapping on an exclusivity violation. See docs/performance-notes.md.
-            swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            swiftSettings: swiftSettings + [
+                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+            ]
         ),
         .target(
             name: "SalvoMockAPNs",
@@ -147,7 +149,8 @@ let package = Package(
         .executableTarget(
             name: "salvo",
             dependencies: [
-                "SalvoKafka", "SalvoHTTP2", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", "SalvoLoadTest", argumentParser, logging,
+                "SalvoKafka", "SalvoHTTP2", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", "SalvoLoadTest",
+                argumentParser, logging,
                 serviceLifecycle, unixSignals, nioCore, nioPosix, nioSSL,
             ],
             swiftSettings: swiftSettings
@@ -162,7 +165,9 @@ let package = Package(
         // Runs the built `salvo` executable as a subprocess against the test broker.
         .testTarget(
             name: "SalvoCLITests",
-            dependencies: ["SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoLoadTest", "SalvoWorker", "SalvoTestSupport", logging],
+            dependencies: [
+                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoLoadTest", "SalvoWorker", "SalvoTestSupport", logging,
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -186,13 +191,17 @@ let package = Package(
         // unit tests stay fast.
         .testTarget(
             name: "SalvoAPNsLiveTests",
-            dependencies: ["SalvoAPNs", "SalvoHTTP2", "SalvoMockAPNs", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509, logging],
+            dependencies: [
+                "SalvoAPNs", "SalvoHTTP2", "SalvoMockAPNs", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509,
+                logging,
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SalvoWorkerTests",
             dependencies: [
-                "SalvoWorker", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto,
+                "SalvoWorker", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", "SalvoTestSupport", nioCore, nioPosix,
+                nioSSL, crypto,
                 x509, asn1, nioHTTP1, prometheus, serviceLifecycle, logging, metrics, yams,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -220,7 +229,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SalvoMockAPNsTests",
-            dependencies: ["SalvoMockAPNs", "SalvoAPNs", "SalvoHTTP2", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509, logging],
+            dependencies: [
+                "SalvoMockAPNs", "SalvoAPNs", "SalvoHTTP2", "SalvoTestSupport", nioCore, nioPosix, nioSSL, crypto, x509,
+                logging,
+            ],
             swiftSettings: swiftSettings
         ),
     ]

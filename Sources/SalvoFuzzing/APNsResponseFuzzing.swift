@@ -15,14 +15,17 @@ enum APNsResponseFuzzing {
         let body = Array(bytes[(3 + idLength)...])
 
         let response = APNsResponse(
-            status: status, headers: [APNsHeaderField(name: Array("apns-id".utf8), value: idValue)], body: ByteBuffer(bytes: body))
+            status: status, headers: [APNsHeaderField(name: Array("apns-id".utf8), value: idValue)],
+            body: ByteBuffer(bytes: body))
         _ = response.retryPolicy
         _ = response.producesFeedback
         _ = response.reason?.string
 
         if let parsed = APNsErrorBody(parsing: body) {
             guard let again = APNsErrorBody(parsing: parsed.encoded()), again == parsed else {
-                throw FuzzFinding("error body \(parsed) does not survive its own encoding: \(String(decoding: parsed.encoded(), as: UTF8.self))")
+                throw FuzzFinding(
+                    "error body \(parsed) does not survive its own encoding: \(String(decoding: parsed.encoded(), as: UTF8.self))"
+                )
             }
         }
         if let id = APNsID(headerValue: idValue) {

@@ -12,7 +12,8 @@ enum JobDecoderFuzzing {
             "chat": AppProfile(bundleID: "com.example.chat", environment: .sandbox),
         ]
         // Valid by construction: both bundle ids are topics and the limits are within range.
-        return try! JobDecoder(configuration: JobDecoder.Configuration(apps: apps, maximumJobBytes: 65_536, maximumTokens: 1_000))
+        return try! JobDecoder(
+            configuration: JobDecoder.Configuration(apps: apps, maximumJobBytes: 65_536, maximumTokens: 1_000))
     }()
 
     static func run(_ bytes: [UInt8]) throws(FuzzFinding) {

@@ -1,7 +1,6 @@
+import Foundation
 import SalvoMockAPNs
 import SalvoWorker
-
-import Foundation
 
 /// Worker configuration files, loaded as `salvo worker --check-config` loads them, with relative
 /// paths anchored in a directory of real key, certificate and CA files (the seeds name them), so
@@ -21,8 +20,11 @@ enum WorkerConfigurationFuzzing {
     /// The configuration `bytes` load to (its description printed, as `--check-config` does), or
     /// nil when they are skipped or refused.
     static func load(_ bytes: [UInt8]) -> LoadedWorkerConfiguration? {
-        guard !skipped.contains(where: { bytes.contains($0) }), let yaml = String(validating: bytes, as: UTF8.self) else { return nil }
-        guard let loaded = try? loader.load(yaml: yaml, source: "fuzz.yaml", baseDirectory: FuzzFiles.directory) else { return nil }
+        guard !skipped.contains(where: { bytes.contains($0) }), let yaml = String(validating: bytes, as: UTF8.self)
+        else { return nil }
+        guard let loaded = try? loader.load(yaml: yaml, source: "fuzz.yaml", baseDirectory: FuzzFiles.directory) else {
+            return nil
+        }
         _ = loaded.description
         return loaded
     }
@@ -33,12 +35,15 @@ enum WorkerConfigurationFuzzing {
 /// process into a temporary directory.
 enum FuzzFiles {
     static let directory: String = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-fuzz-\(ProcessInfo.processInfo.processIdentifier)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-fuzz-\(ProcessInfo.processInfo.processIdentifier)"
+        ).path
         // Generated and written by the mock's own helpers; a failure leaves the loader to report
         // missing files, which is an input like any other.
         if let material = try? MockTLSMaterial.generate(topic: "com.example.chat") {
             for folder in ["keys", "tls", "certs"] {
-                try? FileManager.default.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true)
+                try? FileManager.default.createDirectory(
+                    atPath: "\(directory)/\(folder)", withIntermediateDirectories: true)
             }
             let files = [
                 ("keys/\(MockTLSMaterial.FileName.tokenKey(keyID: material.tokenKeyID))", material.tokenPrivateKeyPEM),
@@ -47,7 +52,9 @@ enum FuzzFiles {
                 ("certs/client-key.pem", material.clientPrivateKeyPEM),
                 ("certs/password", "not-a-real-password\n"),
             ]
-            for (name, text) in files { try? text.write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8) }
+            for (name, text) in files {
+                try? text.write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8)
+            }
         }
         return directory
     }()

@@ -48,11 +48,14 @@ struct HTTP2ClientStream {
         self.responder = nil
         if self.headersTooLarge {
             self.body = nil
-            return .failure(responder, HTTP2Error(.invalidResponse, "response headers on stream \(self.streamID) exceed maxHeaderListSize"))
+            return .failure(
+                responder,
+                HTTP2Error(.invalidResponse, "response headers on stream \(self.streamID) exceed maxHeaderListSize"))
         }
         if self.bodyOverflowed {
             self.body = nil
-            return .failure(responder, HTTP2Error(.invalidOperation, "response body on stream \(self.streamID) too large"))
+            return .failure(
+                responder, HTTP2Error(.invalidOperation, "response body on stream \(self.streamID) too large"))
         }
         guard let status = self.status else {
             return .failure(responder, HTTP2Error(.invalidResponse, "stream ended without a response status"))

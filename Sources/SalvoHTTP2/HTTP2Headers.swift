@@ -19,7 +19,8 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// Without a capacity no memory is allocated: empty lists share one buffer, copied on the
     /// first write (a stream's and a response's placeholder lists are created per request).
     public init(minimumCapacity: Int = 0) {
-        self.storage = minimumCapacity == 0 ? Self.sharedEmptyStorage : ByteBufferAllocator().buffer(capacity: minimumCapacity)
+        self.storage =
+            minimumCapacity == 0 ? Self.sharedEmptyStorage : ByteBufferAllocator().buffer(capacity: minimumCapacity)
         self.count = 0
     }
 

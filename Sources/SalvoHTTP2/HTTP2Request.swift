@@ -21,7 +21,8 @@ public struct HTTP2Request: Sendable, Equatable {
         body: ByteBuffer = ByteBuffer()
     ) {
         // 4 entry headers, the four pseudo-header names (7 + 7 + 10 + 5 bytes), their values.
-        let pseudoBytes = 4 * HTTP2Headers.entryHeaderSize + 29 + method.utf8.count + scheme.utf8.count
+        let pseudoBytes =
+            4 * HTTP2Headers.entryHeaderSize + 29 + method.utf8.count + scheme.utf8.count
             + authority.utf8.count + path.utf8.count
         var block = HTTP2Headers(minimumCapacity: pseudoBytes + headers.storage.readableBytes)
         block.add(name: ":method", value: method)

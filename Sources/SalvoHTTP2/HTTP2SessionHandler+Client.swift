@@ -9,7 +9,8 @@ extension HTTP2SessionHandler {
     /// - Parameter deadline: when passed before the server ended the response, the caller gets
     ///   `.timeout` and the stream is reset with CANCEL (a stream the server already ended is
     ///   never reset).
-    public func submit(_ request: HTTP2Request, deadline: NIODeadline? = nil, promise: EventLoopPromise<HTTP2Response>) {
+    public func submit(_ request: HTTP2Request, deadline: NIODeadline? = nil, promise: EventLoopPromise<HTTP2Response>)
+    {
         self.submit(request, deadline: deadline, responder: .promise(promise))
     }
 
@@ -30,7 +31,8 @@ extension HTTP2SessionHandler {
             return
         }
         guard let session = self.session else {
-            responder.complete(.failure(HTTP2Error(.notSent, "handler is not in a pipeline")), delegate: self.responseDelegate)
+            responder.complete(
+                .failure(HTTP2Error(.notSent, "handler is not in a pipeline")), delegate: self.responseDelegate)
             return
         }
         if case .refuse(let reason) = self.stateMachine.submitRequest() {
@@ -129,7 +131,9 @@ extension HTTP2SessionHandler {
         self.creditChanged(self.stateMachine.streamFinished())
         guard let responder = stream.responder else { return }
         self.pendingCompletions.append(
-            .failure(responder, HTTP2Error(.notSent, "request on stream \(streamID) never sent", libraryErrorCode: libraryErrorCode)))
+            .failure(
+                responder,
+                HTTP2Error(.notSent, "request on stream \(streamID) never sent", libraryErrorCode: libraryErrorCode)))
     }
 
     func clientReceivedSettings(_ settings: HTTP2RemoteSettings) {
@@ -138,7 +142,8 @@ extension HTTP2SessionHandler {
 
     func clientReceivedPingAck(data: UInt64) {
         guard let sent = self.outstandingPings.removeValue(forKey: data), let context = self.context else { return }
-        self.pendingEvents.append(.pingAcknowledged(HTTP2PingAck(data: data, roundTripTime: context.eventLoop.now - sent)))
+        self.pendingEvents.append(
+            .pingAcknowledged(HTTP2PingAck(data: data, roundTripTime: context.eventLoop.now - sent)))
     }
 
     /// Fails every caller still waiting, for a connection that is gone. Requests nghttp2 never
@@ -185,7 +190,9 @@ extension HTTP2SessionHandler {
         var earliest: NIODeadline?
         var expired: [Int] = []
         for slot in self.clientStreams.occupiedSlots {
-            guard let stream = self.clientStreams[slot], stream.responder != nil, let deadline = stream.deadline else { continue }
+            guard let stream = self.clientStreams[slot], stream.responder != nil, let deadline = stream.deadline else {
+                continue
+            }
             if deadline <= now {
                 expired.append(slot)
             } else if earliest.map({ deadline < $0 }) ?? true {

@@ -57,7 +57,8 @@ extension HTTP2SessionHandler {
                 (65_535...Int(Int32.max)).contains(self.connectionWindowSize),
                 "connectionWindowSize must be within 65535...2^31-1")
             try require(
-                (0...Int(UInt32.max)).contains(self.maxConcurrentStreams), "maxConcurrentStreams must be within 0...2^32-1")
+                (0...Int(UInt32.max)).contains(self.maxConcurrentStreams),
+                "maxConcurrentStreams must be within 0...2^32-1")
             try require(
                 (1...Int(UInt32.max)).contains(self.assumedPeerMaxConcurrentStreams),
                 "assumedPeerMaxConcurrentStreams must be within 1...2^32-1")

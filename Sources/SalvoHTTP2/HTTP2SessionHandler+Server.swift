@@ -6,7 +6,9 @@ extension HTTP2SessionHandler {
     /// Like every control below, it goes out with the next flush (at the latest at the end of
     /// this event-loop tick), so responses due at the same time share one write.
     public func respond(streamID: Int32, _ response: HTTP2Response) throws(HTTP2Error) {
-        guard self.mode == .server else { throw HTTP2Error(.invalidOperation, "responses can only be sent in server mode") }
+        guard self.mode == .server else {
+            throw HTTP2Error(.invalidOperation, "responses can only be sent in server mode")
+        }
         guard let session = self.session else { throw HTTP2Error(.invalidOperation, "handler is not in a pipeline") }
         guard let slot = session.slot(forStreamID: streamID), let stream = self.serverStreams[slot],
             stream.streamID == streamID, stream.delivered, !stream.answered
@@ -41,7 +43,9 @@ extension HTTP2SessionHandler {
 
     /// Sends GOAWAY. By default last-stream-id is the last stream processed, so requests
     /// already delivered may still be answered; the connection closes once they are.
-    public func goAway(errorCode: HTTP2ErrorCode = .noError, debugData: ByteBuffer = ByteBuffer(), lastStreamID: Int32? = nil)
+    public func goAway(
+        errorCode: HTTP2ErrorCode = .noError, debugData: ByteBuffer = ByteBuffer(), lastStreamID: Int32? = nil
+    )
         throws(HTTP2Error)
     {
         guard let session = self.session else { throw HTTP2Error(.invalidOperation, "handler is not in a pipeline") }
@@ -80,15 +84,16 @@ extension HTTP2SessionHandler {
     /// Hands a complete request to the next handler (after nghttp2 returns). The stream stays
     /// tracked, for `respond` and the open count, until nghttp2 closes it.
     func deliverRequest(slot: Int) {
-        let request: HTTP2ReceivedRequest? = self.serverStreams.update(slot) { stream in
-            guard !stream.delivered else { return nil }
-            stream.delivered = true
-            let request = HTTP2ReceivedRequest(
-                streamID: stream.streamID, request: HTTP2Request(headers: stream.headers, body: stream.body))
-            stream.headers = HTTP2Headers()
-            stream.body = ByteBuffer()
-            return request
-        } ?? nil
+        let request: HTTP2ReceivedRequest? =
+            self.serverStreams.update(slot) { stream in
+                guard !stream.delivered else { return nil }
+                stream.delivered = true
+                let request = HTTP2ReceivedRequest(
+                    streamID: stream.streamID, request: HTTP2Request(headers: stream.headers, body: stream.body))
+                stream.headers = HTTP2Headers()
+                stream.body = ByteBuffer()
+                return request
+            } ?? nil
         if let request { self.pendingRequests.append(request) }
     }
 }

@@ -209,7 +209,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
         do {
             while more && context.channel.isWritable {
                 var buffer: ByteBuffer?
-                more = try session.send(into: &buffer, allocator: context.channel.allocator, limit: self.configuration.maxWriteSize)
+                more = try session.send(
+                    into: &buffer, allocator: context.channel.allocator, limit: self.configuration.maxWriteSize)
                 guard let buffer else { break }
                 context.write(self.wrapOutboundOut(buffer), promise: nil)
                 wrote = true

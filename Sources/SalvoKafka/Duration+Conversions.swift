@@ -25,7 +25,8 @@ extension Duration {
         let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
         let total = millis.addingReportingOverflow(attoseconds / attosecondsPerMillisecond)
         if total.overflow { return seconds < 0 ? .min : .max }
-        return attoseconds % attosecondsPerMillisecond > 0 && total.partialValue < .max ? total.partialValue + 1 : total.partialValue
+        return attoseconds % attosecondsPerMillisecond > 0 && total.partialValue < .max
+            ? total.partialValue + 1 : total.partialValue
     }
 
     /// Milliseconds clamped to `Int32`, for librdkafka's `int timeout_ms` parameters.

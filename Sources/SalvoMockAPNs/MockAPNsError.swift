@@ -33,7 +33,8 @@ public struct MockAPNsError: Error, Sendable, CustomStringConvertible {
     public var fileID: String
     public var line: Int
 
-    public init(_ code: Code, _ message: String, underlying: String? = nil, fileID: String = #fileID, line: Int = #line) {
+    public init(_ code: Code, _ message: String, underlying: String? = nil, fileID: String = #fileID, line: Int = #line)
+    {
         self.code = code
         self.message = message
         self.underlying = underlying

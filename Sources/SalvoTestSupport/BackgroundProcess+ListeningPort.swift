@@ -19,7 +19,9 @@ extension BackgroundProcess {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
         let inodes = Set(
             descriptors.compactMap { descriptor -> String? in
-                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
+                guard
+                    let target = try? FileManager.default.destinationOfSymbolicLink(
+                        atPath: "/proc/\(pid)/fd/\(descriptor)"),
                     target.hasPrefix("socket:[")
                 else { return nil }
                 return String(target.dropFirst("socket:[".count).dropLast())

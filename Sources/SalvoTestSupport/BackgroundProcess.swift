@@ -17,7 +17,10 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// Started through a launcher (setpriv, strace): signals go to what it runs, its children.
     private let signalsChildren: Bool
 
-    public init(name: String, executable: URL, arguments: [String], environment: [String: String] = [:], signalsChildren: Bool = false) throws {
+    public init(
+        name: String, executable: URL, arguments: [String], environment: [String: String] = [:],
+        signalsChildren: Bool = false
+    ) throws {
         self.name = name
         self.signalsChildren = signalsChildren
         directory = try ExternalProcess.temporaryDirectory()
@@ -44,7 +47,8 @@ public final class BackgroundProcess: @unchecked Sendable {
             return try BackgroundProcess(name: name, executable: salvo, arguments: arguments, environment: environment)
         }
         return try BackgroundProcess(
-            name: name, executable: URL(fileURLWithPath: command), arguments: launcher.dropFirst() + [salvo.path] + arguments,
+            name: name, executable: URL(fileURLWithPath: command),
+            arguments: launcher.dropFirst() + [salvo.path] + arguments,
             environment: environment, signalsChildren: true)
     }
 
@@ -84,7 +88,9 @@ public final class BackgroundProcess: @unchecked Sendable {
         }
         let pid = process.processIdentifier
         let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-        for child in children.split(separator: " ").compactMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+        for child in children.split(separator: " ").compactMap({
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }) {
             kill(child, signal)
         }
         if signal == SIGKILL { kill(pid, signal) }
@@ -109,7 +115,9 @@ public final class BackgroundProcess: @unchecked Sendable {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TestFailure("\(name) printed no line containing \"\(text)\"\nstdout:\n\(stdout.suffix(2_000))\nstderr:\n\(stderr.suffix(4_000))")
+        throw TestFailure(
+            "\(name) printed no line containing \"\(text)\"\nstdout:\n\(stdout.suffix(2_000))\nstderr:\n\(stderr.suffix(4_000))"
+        )
     }
 
     /// SIGTERM, then SIGKILL if it lingers; removes the output files.

@@ -29,7 +29,9 @@ public enum MetricNames {
             if character == "\"" || character == "'" || character == "`" {
                 flush()
                 quote = character
-            } else if character.isASCII, character.isLetter || character.isNumber || character == "_" || character == ":" {
+            } else if character.isASCII,
+                character.isLetter || character.isNumber || character == "_" || character == ":"
+            {
                 current.append(character)
             } else {
                 flush()
@@ -42,7 +44,9 @@ public enum MetricNames {
     /// Names used by a Prometheus rules file (`groups[].rules[].expr`).
     public static func referenced(inRules rules: [String: Any]) -> Set<String> {
         let groups = rules["groups"] as? [[String: Any]] ?? []
-        let expressions = groups.flatMap { ($0["rules"] as? [[String: Any]]) ?? [] }.compactMap { $0["expr"] as? String }
+        let expressions = groups.flatMap { ($0["rules"] as? [[String: Any]]) ?? [] }.compactMap {
+            $0["expr"] as? String
+        }
         return expressions.reduce(into: Set<String>()) { $0.formUnion(referenced(inPromQL: $1)) }
     }
 
@@ -53,7 +57,7 @@ public enum MetricNames {
         func visit(_ value: Any) {
             if let object = value as? [String: Any] {
                 for (key, child) in object {
-                    if (key == "expr" || key == "query" || key == "definition"), let text = child as? String {
+                    if key == "expr" || key == "query" || key == "definition", let text = child as? String {
                         expressions.append(text)
                     } else {
                         visit(child)

@@ -21,7 +21,8 @@ public enum RepositoryFiles {
         var found: [String] = []
         for folder in folders {
             guard let enumerator = FileManager.default.enumerator(atPath: path(folder)) else { continue }
-            for case let relative as String in enumerator where extensions.contains((relative as NSString).pathExtension) {
+            for case let relative as String in enumerator
+            where extensions.contains((relative as NSString).pathExtension) {
                 found.append("\(folder)/\(relative)")
             }
         }

@@ -35,7 +35,9 @@ public struct TestPKI {
             },
             issuerPrivateKey: .init(caKey))
 
-        func issue(_ subject: DistinguishedName, usage: ExtendedKeyUsage.Usage, names: [GeneralName]) throws -> (
+        func issue(
+            _ subject: DistinguishedName, usage: ExtendedKeyUsage.Usage, names: [GeneralName]
+        ) throws -> (
             Certificate, P256.Signing.PrivateKey
         ) {
             let key = P256.Signing.PrivateKey()
@@ -58,9 +60,11 @@ public struct TestPKI {
             names: [.dnsName("localhost")] + (serverIPAddress ? [.ipAddress(.init(contentBytes: [127, 0, 0, 1]))] : []))
         let clientSubject = DistinguishedName([
             RelativeDistinguishedName(
-                RelativeDistinguishedName.Attribute(type: [0, 9, 2342, 19_200_300, 100, 1, 1], utf8String: Self.bundleID)),
+                RelativeDistinguishedName.Attribute(
+                    type: [0, 9, 2342, 19_200_300, 100, 1, 1], utf8String: Self.bundleID)),
             RelativeDistinguishedName(
-                RelativeDistinguishedName.Attribute(type: [2, 5, 4, 3], utf8String: "Apple Push Services: \(Self.bundleID)")),
+                RelativeDistinguishedName.Attribute(
+                    type: [2, 5, 4, 3], utf8String: "Apple Push Services: \(Self.bundleID)")),
         ])
         let (client, clientKey) = try issue(clientSubject, usage: .clientAuth, names: [])
 
@@ -68,9 +72,11 @@ public struct TestPKI {
         try Self.write(server.serializeAsPEM().pemString, to: self.directory.appendingPathComponent("server.pem"))
         try Self.write(serverKey.pemRepresentation, to: self.directory.appendingPathComponent("server-key.pem"))
         self.caCertificate = try NIOSSLCertificate(bytes: Array(ca.serializeAsPEM().pemString.utf8), format: .pem)
-        self.serverCertificate = try NIOSSLCertificate(bytes: Array(server.serializeAsPEM().pemString.utf8), format: .pem)
+        self.serverCertificate = try NIOSSLCertificate(
+            bytes: Array(server.serializeAsPEM().pemString.utf8), format: .pem)
         self.serverKey = try NIOSSLPrivateKey(bytes: Array(serverKey.pemRepresentation.utf8), format: .pem)
-        self.clientCertificate = try NIOSSLCertificate(bytes: Array(client.serializeAsPEM().pemString.utf8), format: .pem)
+        self.clientCertificate = try NIOSSLCertificate(
+            bytes: Array(client.serializeAsPEM().pemString.utf8), format: .pem)
         self.clientKey = try NIOSSLPrivateKey(bytes: Array(clientKey.pemRepresentation.utf8), format: .pem)
     }
 

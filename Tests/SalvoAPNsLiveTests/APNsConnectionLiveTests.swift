@@ -97,7 +97,8 @@ struct APNsConnectionLiveTests {
     func clientCertificateVerified() async throws {
         let pki = try TestPKI()
         defer { pki.remove() }
-        try await Live.withScriptedServer(.init(), tls: try pki.serverContext(requireClientCertificate: true)) { server in
+        try await Live.withScriptedServer(.init(), tls: try pki.serverContext(requireClientCertificate: true)) {
+            server in
             let connection = try await APNsConnection.connect(
                 to: Live.environment(port: server.port), credential: .certificate(pki.clientCredential),
                 configuration: self.configuration(pki.transport), eventLoop: Live.group.next())
@@ -123,7 +124,8 @@ struct APNsConnectionLiveTests {
         let (credential, publicKey) = try Live.tokenCredential()
         var script = ScriptedAPNsServer.Script()
         script.tokenKey = (publicKey, Live.keyID, Live.teamID)
-        try await Live.withScriptedServer(script, tls: try pki.serverContext(requireClientCertificate: false)) { server in
+        try await Live.withScriptedServer(script, tls: try pki.serverContext(requireClientCertificate: false)) {
+            server in
             let provider = try APNsTokenProvider(credential: credential)
             let connection = try await APNsConnection.connect(
                 to: Live.environment(port: server.port), credential: credential, tokenProvider: provider,

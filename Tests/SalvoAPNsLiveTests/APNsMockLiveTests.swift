@@ -60,7 +60,9 @@ struct APNsMockLiveTests {
         return try await tally.waitForAll(count)
     }
 
-    @Test("10,000 requests over 2 TLS connections with token authentication: the mock verifies the JWT, and each answer is the one its token's fate predicts")
+    @Test(
+        "10,000 requests over 2 TLS connections with token authentication: the mock verifies the JWT, and each answer is the one its token's fate predicts"
+    )
     func tokenAuthentication() async throws {
         let material = try MockTLSMaterial.generate()
         let fate = MockTokenFate(unregistered: 0.1, badDeviceToken: 0.05)
@@ -72,7 +74,9 @@ struct APNsMockLiveTests {
             let pool = try APNsConnectionPool(
                 credential: .token(try material.tokenCredential()), environment: Live.environment(port: port),
                 configuration: Live.poolConfiguration(
-                    transport: .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8))))),
+                    transport: .tls(
+                        trustRoots: .certificates(
+                            try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8))))),
                 eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
                 let outcomes = try await self.send(10_000, through: pool, topic: material.topic)
@@ -82,7 +86,10 @@ struct APNsMockLiveTests {
                     switch fate.outcome(for: self.request(number, topic: material.topic).token) {
                     case .valid: if !outcome.isAccepted { mismatches += 1 }
                     case .unregistered:
-                        if outcome.rejection?.reason != .unregistered || outcome.rejection?.timestampMilliseconds == nil { mismatches += 1 }
+                        if outcome.rejection?.reason != .unregistered || outcome.rejection?.timestampMilliseconds == nil
+                        {
+                            mismatches += 1
+                        }
                     case .badDeviceToken: if outcome.rejection?.reason != .badDeviceToken { mismatches += 1 }
                     }
                 }
@@ -96,10 +103,12 @@ struct APNsMockLiveTests {
     func unknownKey() async throws {
         let material = try MockTLSMaterial.generate()
         try await self.withMock({ $0.tokenKeys = [material.tokenKey] }) { _, port in
-            let stranger = try APNsTokenCredential(keyID: material.tokenKeyID, teamID: material.tokenTeamID, privateKey: .init())
+            let stranger = try APNsTokenCredential(
+                keyID: material.tokenKeyID, teamID: material.tokenTeamID, privateKey: .init())
             let pool = try APNsConnectionPool(
                 credential: .token(stranger), environment: Live.environment(port: port),
-                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1), eventLoop: Live.group.next())
+                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1),
+                eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
                 let outcome = await pool.send(self.request(1, topic: material.topic))
                 #expect(outcome.rejection?.status == 403)
@@ -111,7 +120,8 @@ struct APNsMockLiveTests {
     @Test("certificate authentication: the mock checks the client certificate and its topic")
     func certificateAuthentication() async throws {
         let material = try MockTLSMaterial.generate()
-        try await self.withMock({ $0.transport = .tls(try material.serverTLS(acceptClientCertificates: true)) }) { _, port in
+        try await self.withMock({ $0.transport = .tls(try material.serverTLS(acceptClientCertificates: true)) }) {
+            _, port in
             let credential = try APNsCertificateCredential(
                 certificateChain: NIOSSLCertificate.fromPEMBytes(Array(material.clientCertificatePEM.utf8)),
                 privateKey: NIOSSLPrivateKey(bytes: Array(material.clientPrivateKeyPEM.utf8), format: .pem))
@@ -119,7 +129,9 @@ struct APNsMockLiveTests {
             let pool = try APNsConnectionPool(
                 credential: .certificate(credential), environment: Live.environment(port: port),
                 configuration: Live.poolConfiguration(
-                    transport: .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8)))),
+                    transport: .tls(
+                        trustRoots: .certificates(
+                            try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8)))),
                     connections: 1),
                 eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
@@ -138,7 +150,8 @@ struct APNsMockLiveTests {
         }) { server, port in
             let pool = try APNsConnectionPool(
                 credential: .token(Live.tokenCredential().credential), environment: Live.environment(port: port),
-                configuration: Live.poolConfiguration(transport: .plaintext, connections: 2), eventLoop: Live.group.next())
+                configuration: Live.poolConfiguration(transport: .plaintext, connections: 2),
+                eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
                 let outcomes = try await self.send(1_000, through: pool, topic: "com.example.salvo")
                 #expect(outcomes.count == 1_000)
@@ -153,7 +166,8 @@ struct APNsMockLiveTests {
         try await self.withMock({ _ in }) { server, port in
             let pool = try APNsConnectionPool(
                 credential: .token(Live.tokenCredential().credential), environment: Live.environment(port: port),
-                configuration: Live.poolConfiguration(transport: .plaintext, connections: 2), eventLoop: Live.group.next())
+                configuration: Live.poolConfiguration(transport: .plaintext, connections: 2),
+                eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
                 let outcomes = try await self.send(3_000, through: pool, topic: "com.example.salvo") {
                     await server.sendGoAway()
@@ -175,7 +189,8 @@ struct APNsMockLiveTests {
         try await self.withMock({ $0.scenario.latency = .fixed(milliseconds: 5) }) { server, port in
             let pool = try APNsConnectionPool(
                 credential: .token(Live.tokenCredential().credential), environment: Live.environment(port: port),
-                configuration: Live.poolConfiguration(transport: .plaintext, connections: 2), eventLoop: Live.group.next())
+                configuration: Live.poolConfiguration(transport: .plaintext, connections: 2),
+                eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
                 let outcomes = try await self.send(3_000, through: pool, topic: "com.example.salvo") {
                     await server.closeConnections()
@@ -195,7 +210,8 @@ struct APNsMockLiveTests {
     func timeout() async throws {
         // Loops of its own: the throughput tests running alongside must not delay the answers.
         try await Live.withOwnGroup { group in
-            try await self.withMock(group: group, { $0.scenario.latency = .fixed(milliseconds: 4_000) }) { server, port in
+            try await self.withMock(group: group, { $0.scenario.latency = .fixed(milliseconds: 4_000) }) {
+                server, port in
                 var configuration = Live.poolConfiguration(transport: .plaintext, connections: 1)
                 configuration.connection.requestTimeout = .seconds(1)
                 let pool = try APNsConnectionPool(

@@ -9,7 +9,9 @@ import Testing
 @Suite("APNsConnectionPool over loopback")
 struct APNsPoolLiveTests {
     /// Sends `count` requests (request `i` to token `i`) in batches and returns every outcome.
-    private func sendAll(_ count: Int, through pool: APNsConnectionPool, batch: Int = 250) async throws -> [Int: APNsOutcome] {
+    private func sendAll(
+        _ count: Int, through pool: APNsConnectionPool, batch: Int = 250
+    ) async throws -> [Int: APNsOutcome] {
         let tally = OutcomeTally()
         var start = 0
         while start < count {
@@ -57,7 +59,8 @@ struct APNsPoolLiveTests {
         try await Live.withScriptedServer(script, tls: nil) { server in
             let pool = try APNsConnectionPool(
                 credential: .token(Live.tokenCredential().credential), environment: Live.environment(port: server.port),
-                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1), eventLoop: Live.group.next())
+                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1),
+                eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
                 let outcomes = try await self.sendAll(1_000, through: pool)
                 #expect(outcomes.values.allSatisfy { $0.isAccepted })
@@ -79,7 +82,8 @@ struct APNsPoolLiveTests {
         try await Live.withScriptedServer(script, tls: nil) { server in
             let pool = try APNsConnectionPool(
                 credential: .token(Live.tokenCredential().credential), environment: Live.environment(port: server.port),
-                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1), eventLoop: Live.group.next())
+                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1),
+                eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
                 let outcomes = try await self.sendAll(2_000, through: pool, batch: 500)
                 #expect(outcomes.count == 2_000)
@@ -100,7 +104,8 @@ struct APNsPoolLiveTests {
         try await Live.withScriptedServer(script, tls: nil) { server in
             let pool = try APNsConnectionPool(
                 credential: .token(Live.tokenCredential().credential), environment: Live.environment(port: server.port),
-                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1), eventLoop: Live.group.next())
+                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1),
+                eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
                 let outcomes = try await self.sendAll(2_000, through: pool, batch: 500)
                 let accepted = outcomes.values.filter(\.isAccepted).count
@@ -119,14 +124,17 @@ struct APNsPoolLiveTests {
     func client() async throws {
         try await Live.withScriptedServer(.init(), tls: nil) { server in
             let client = try APNsClient(
-                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1), eventLoopGroup: Live.group)
+                configuration: Live.poolConfiguration(transport: .plaintext, connections: 1), eventLoopGroup: Live.group
+            )
             let credential = APNsCredential.token(try Live.tokenCredential().credential)
             let environment = Live.environment(port: server.port)
             #expect(await client.send(Live.request(1), credential: credential, environment: environment).isAccepted)
             let pool = try client.pool(for: credential, environment: environment)
             #expect(try client.pool(for: credential, environment: environment) === pool)
             await client.shutdown()
-            #expect(await client.send(Live.request(2), credential: credential, environment: environment).error?.code == .notSent)
+            #expect(
+                await client.send(Live.request(2), credential: credential, environment: environment).error?.code
+                    == .notSent)
         }
     }
 }

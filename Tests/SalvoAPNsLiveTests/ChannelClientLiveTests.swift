@@ -15,7 +15,8 @@ import Testing
 @Suite("Channel client and the token connection's one-stream start against the mock")
 struct ChannelClientLiveTests {
     static let app: APNsTopic = "com.example.salvo"
-    static let payload = ByteBuffer(string: #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"km":12}}}"#)
+    static let payload = ByteBuffer(
+        string: #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"km":12}}}"#)
 
     func withMock<T>(
         _ configure: (inout MockAPNsServer.Configuration) throws -> Void,
@@ -52,7 +53,8 @@ struct ChannelClientLiveTests {
 
     static func client(_ material: MockTLSMaterial) throws -> APNsChannelClient {
         var configuration = APNsConnection.Configuration()
-        configuration.transport = .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8))))
+        configuration.transport = .tls(
+            trustRoots: .certificates(try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8))))
         configuration.requestTimeout = .seconds(10)
         return try APNsChannelClient(configuration: configuration, eventLoopGroup: Live.group)
     }
@@ -67,26 +69,32 @@ struct ChannelClientLiveTests {
             let client = try Self.client(material)
             defer { Task { await client.shutdown() } }
             let credential = APNsCredential.token(try material.tokenCredential())
-            let manage = APNsEnvironment.custom(host: "127.0.0.1", port: addresses.broadcast!.port!, behavesAs: .production)
+            let manage = APNsEnvironment.custom(
+                host: "127.0.0.1", port: addresses.broadcast!.port!, behavesAs: .production)
             let push = APNsEnvironment.custom(host: "127.0.0.1", port: addresses.port, behavesAs: .production)
 
             let requestID = APNsID.random()
             let created = try await client.createChannel(
-                bundleID: Self.app, storagePolicy: .mostRecentMessage, requestID: requestID, credential: credential, endpoint: manage)
+                bundleID: Self.app, storagePolicy: .mostRecentMessage, requestID: requestID, credential: credential,
+                endpoint: manage)
             #expect(created.status == 201)
             #expect(created.requestID == requestID.string)
             let channel = try #require(created.channelID)
             let unstored = try #require(
-                try await client.createChannel(bundleID: Self.app, storagePolicy: .noStorage, credential: credential, endpoint: manage).channelID)
+                try await client.createChannel(
+                    bundleID: Self.app, storagePolicy: .noStorage, credential: credential, endpoint: manage
+                ).channelID)
 
-            let read = try await client.readChannel(bundleID: Self.app, channelID: channel, credential: credential, endpoint: manage)
+            let read = try await client.readChannel(
+                bundleID: Self.app, channelID: channel, credential: credential, endpoint: manage)
             #expect(read.status == 200)
             #expect(try read.channelConfiguration() == APNsChannelConfiguration(storagePolicy: .mostRecentMessage))
             let list = try await client.listChannels(bundleID: Self.app, credential: credential, endpoint: manage)
             #expect(Set(try list.listedChannelIDs()) == [channel, unstored])
 
             let broadcast = try APNsBroadcastRequest(
-                bundleID: Self.app, channelID: channel, expiration: try APNsExpiration(secondsSince1970: 1_900_000_000), payload: Self.payload)
+                bundleID: Self.app, channelID: channel, expiration: try APNsExpiration(secondsSince1970: 1_900_000_000),
+                payload: Self.payload)
             let sent = try await client.broadcast(broadcast, credential: credential, environment: push)
             #expect(sent.status == 200)
             #expect(sent.uniqueID != nil && sent.requestID != nil)
@@ -97,33 +105,44 @@ struct ChannelClientLiveTests {
 
             // The storage rule: checked before sending, and by the mock when sent anyway.
             let late = try APNsBroadcastRequest(
-                bundleID: Self.app, channelID: unstored, expiration: try APNsExpiration(secondsSince1970: 1_900_000_000), payload: Self.payload)
+                bundleID: Self.app, channelID: unstored,
+                expiration: try APNsExpiration(secondsSince1970: 1_900_000_000), payload: Self.payload)
             #expect(throws: APNsError.self) { try late.check(storagePolicy: .noStorage) }
             let refused = try await client.broadcast(late, credential: credential, environment: push)
             #expect(refused.status == 400 && refused.reason == .badExpirationDate)
             #expect(refused.retryPolicy == .never)
 
-            for (bundle, reason) in [("com.example.off", APNsReason.featureNotEnabled), ("com.example.banned", .topicDisallowed)] {
-                let answer = try await client.listChannels(bundleID: APNsTopic(stringLiteral: bundle), credential: credential, endpoint: manage)
+            for (bundle, reason) in [
+                ("com.example.off", APNsReason.featureNotEnabled), ("com.example.banned", .topicDisallowed),
+            ] {
+                let answer = try await client.listChannels(
+                    bundleID: APNsTopic(stringLiteral: bundle), credential: credential, endpoint: manage)
                 #expect(answer.reason == reason)
             }
 
             // The token's team owns three bundles here: a fourth is a mismatch, on both endpoints.
-            let foreign = try await client.listChannels(bundleID: "com.example.stranger", credential: credential, endpoint: manage)
+            let foreign = try await client.listChannels(
+                bundleID: "com.example.stranger", credential: credential, endpoint: manage)
             #expect(foreign.status == 403 && foreign.reason == .topicMismatch)
-            let foreignBroadcast = try APNsBroadcastRequest(bundleID: "com.example.stranger", channelID: channel, payload: Self.payload)
-            #expect(try await client.broadcast(foreignBroadcast, credential: credential, environment: push).reason == .topicMismatch)
+            let foreignBroadcast = try APNsBroadcastRequest(
+                bundleID: "com.example.stranger", channelID: channel, payload: Self.payload)
+            #expect(
+                try await client.broadcast(foreignBroadcast, credential: credential, environment: push).reason
+                    == .topicMismatch)
 
             // Fill the app to Apple's 10,000, then ask for one more.
             for _ in 2..<MockChannelStore.appleLimit {
                 _ = server.channels.create(bundleID: Self.app.string, environment: .production, storagePolicy: 1)
             }
-            let full = try await client.createChannel(bundleID: Self.app, storagePolicy: .noStorage, credential: credential, endpoint: manage)
+            let full = try await client.createChannel(
+                bundleID: Self.app, storagePolicy: .noStorage, credential: credential, endpoint: manage)
             #expect(full.status == 400 && full.reason == .cannotCreateChannelConfig)
 
-            let deleted = try await client.deleteChannel(bundleID: Self.app, channelID: channel, credential: credential, endpoint: manage)
+            let deleted = try await client.deleteChannel(
+                bundleID: Self.app, channelID: channel, credential: credential, endpoint: manage)
             #expect(deleted.status == 204)
-            let again = try await client.deleteChannel(bundleID: Self.app, channelID: channel, credential: credential, endpoint: manage)
+            let again = try await client.deleteChannel(
+                bundleID: Self.app, channelID: channel, credential: credential, endpoint: manage)
             #expect(again.reason == .channelNotRegistered)
             let gone = try await client.broadcast(broadcast, credential: credential, environment: push)
             #expect(gone.status == 400 && gone.reason == .channelNotRegistered)
@@ -135,7 +154,8 @@ struct ChannelClientLiveTests {
                 try APNsCertificateCredential(
                     certificateChain: NIOSSLCertificate.fromPEMBytes(Array(material.clientCertificatePEM.utf8)),
                     privateKey: NIOSSLPrivateKey(bytes: Array(material.clientPrivateKeyPEM.utf8), format: .pem)))
-            let mismatch = try await client.listChannels(bundleID: "com.example.other", credential: certificate, endpoint: manage)
+            let mismatch = try await client.listChannels(
+                bundleID: "com.example.other", credential: certificate, endpoint: manage)
             #expect(mismatch.status == 403 && mismatch.reason == .topicMismatch)
             let own = try await client.listChannels(bundleID: Self.app, credential: certificate, endpoint: manage)
             #expect(try own.listedChannelIDs().count == MockChannelStore.appleLimit - 1)
@@ -146,14 +166,18 @@ struct ChannelClientLiveTests {
         }
     }
 
-    @Test("a token connection starts at one stream: the pool sees 1, then 100 after the first accepted request; 300 concurrent notifications on it are all answered")
+    @Test(
+        "a token connection starts at one stream: the pool sees 1, then 100 after the first accepted request; 300 concurrent notifications on it are all answered"
+    )
     func oneStreamStart() async throws {
         try await self.withMock({ $0.scenario.maxConcurrentStreams = 100 }) { server, addresses, material in
             let pool = try APNsConnectionPool(
                 credential: .token(try material.tokenCredential()),
                 environment: .custom(host: "127.0.0.1", port: addresses.port, behavesAs: .production),
                 configuration: Live.poolConfiguration(
-                    transport: .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8)))),
+                    transport: .tls(
+                        trustRoots: .certificates(
+                            try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8)))),
                     connections: 1),
                 eventLoop: Live.group.next())
             try await Live.withPool(pool) { pool in
@@ -164,7 +188,8 @@ struct ChannelClientLiveTests {
                 #expect(await streams() == 1)
                 let first = await pool.send(
                     try APNsRequest(
-                        token: DeviceToken(hex: Live.token(999)), topic: Self.app, pushType: .alert, payload: ByteBuffer(string: "{}")))
+                        token: DeviceToken(hex: Live.token(999)), topic: Self.app, pushType: .alert,
+                        payload: ByteBuffer(string: "{}")))
                 #expect(first.isAccepted)
                 #expect(await Self.eventually { await streams() == 100 }, "opened to the scenario's value")
                 let outcomes = await withTaskGroup(of: APNsOutcome.self) { group in

@@ -57,7 +57,10 @@ struct APNsConnectionPoolTests {
         var order: [Int] = []
         for _ in 0..<3 {
             try await harness.eventually("a request in flight") { connection.pending.count == 1 }
-            order.append(try await harness.onLoop { PoolHarness.number(of: connection.answerFirst(.response(APNsResponse(status: 200)))) })
+            order.append(
+                try await harness.onLoop {
+                    PoolHarness.number(of: connection.answerFirst(.response(APNsResponse(status: 200))))
+                })
         }
         #expect(order == [0, 1, 2])
         for sender in senders { #expect(await sender.value.isAccepted) }
@@ -70,7 +73,9 @@ struct APNsConnectionPoolTests {
         let connections = try await harness.ready(maxConcurrentStreams: 10, 10)
         let pool = harness.pool
         let sender = Task { await pool.send(PoolHarness.request(7)) }
-        try await harness.eventually("request in flight") { connections[0].pending.count + connections[1].pending.count == 1 }
+        try await harness.eventually("request in flight") {
+            connections[0].pending.count + connections[1].pending.count == 1
+        }
         let (dying, survivor) = try await harness.onLoop { connections[0].pending.isEmpty ? (1, 0) : (0, 1) }
         try await harness.onLoop { connections[dying].die() }
         try await harness.eventually("request replayed") { connections[survivor].pending.count == 1 }
@@ -86,7 +91,9 @@ struct APNsConnectionPoolTests {
         let pool = harness.pool
         let sender = Task { await pool.send(PoolHarness.request(1)) }
         for attempt in 1...4 {
-            try await harness.eventually("attempt \(attempt)") { connection.submittedCount == attempt && connection.pending.count == 1 }
+            try await harness.eventually("attempt \(attempt)") {
+                connection.submittedCount == attempt && connection.pending.count == 1
+            }
             try await harness.onLoop { connection.answerFirst(.failed(.notSent("REFUSED_STREAM"))) }
         }
         let outcome = await sender.value

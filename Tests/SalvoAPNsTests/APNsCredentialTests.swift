@@ -22,18 +22,26 @@ import Testing
         let files = try TestCredentials()
         defer { files.remove() }
         let garbage = files.path("AuthKey_ABCDE12345.p8")
-        try "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n".write(toFile: garbage, atomically: true, encoding: .utf8)
-        let invalid = #expect(throws: APNsError.self) { try APNsTokenCredential.load(p8Path: garbage, teamID: TestCredentials.teamID) }
+        try "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n".write(
+            toFile: garbage, atomically: true, encoding: .utf8)
+        let invalid = #expect(throws: APNsError.self) {
+            try APNsTokenCredential.load(p8Path: garbage, teamID: TestCredentials.teamID)
+        }
         #expect(invalid?.code == .invalidCredential)
         #expect(invalid?.description.contains("not a key") == false)
-        let missing = #expect(throws: APNsError.self) { try APNsTokenCredential.load(p8Path: files.path("AuthKey_ZZZZZ99999.p8"), teamID: TestCredentials.teamID) }
+        let missing = #expect(throws: APNsError.self) {
+            try APNsTokenCredential.load(p8Path: files.path("AuthKey_ZZZZZ99999.p8"), teamID: TestCredentials.teamID)
+        }
         #expect(missing?.code == .credentialUnreadable)
-        let unnamed = #expect(throws: APNsError.self) { try APNsTokenCredential.load(p8Path: files.path("key.p8"), teamID: TestCredentials.teamID) }
+        let unnamed = #expect(throws: APNsError.self) {
+            try APNsTokenCredential.load(p8Path: files.path("key.p8"), teamID: TestCredentials.teamID)
+        }
         #expect(unnamed?.code == .invalidCredential)
     }
 
     @Test func idsMustBeApplesTenCharacters() {
-        for (keyID, teamID) in [("AuthKey_ABCDE12345", "TEAM123456"), ("ABCDE12345", "TEAM-12345"), ("", "TEAM123456")] {
+        for (keyID, teamID) in [("AuthKey_ABCDE12345", "TEAM123456"), ("ABCDE12345", "TEAM-12345"), ("", "TEAM123456")]
+        {
             #expect(throws: APNsError.self) {
                 try APNsTokenCredential(keyID: keyID, teamID: teamID, privateKey: P256.Signing.PrivateKey())
             }
@@ -50,7 +58,8 @@ import Testing
         #expect(credential.bundleID == TestCredentials.bundleID)
         #expect(credential.certificateBundleID == TestCredentials.bundleID)
         #expect(credential.certificateChain.count == 1)
-        let configured = try APNsCertificateCredential.pem(certificatePath: certificatePath, privateKeyPath: keyPath, bundleID: "com.example.other")
+        let configured = try APNsCertificateCredential.pem(
+            certificatePath: certificatePath, privateKeyPath: keyPath, bundleID: "com.example.other")
         #expect(configured.bundleID == "com.example.other")
         #expect(configured.certificateBundleID == TestCredentials.bundleID)
         #expect(!credential.description.contains("PRIVATE"))
@@ -60,8 +69,13 @@ import Testing
         let files = try TestCredentials()
         defer { files.remove() }
         let (certificatePath, keyPath) = try files.writeCertificate(bundleID: nil)
-        #expect(try APNsCertificateCredential.pem(certificatePath: certificatePath, privateKeyPath: keyPath).bundleID == nil)
-        #expect(try APNsCertificateCredential.pem(certificatePath: certificatePath, privateKeyPath: keyPath, bundleID: "com.x").bundleID == "com.x")
+        #expect(
+            try APNsCertificateCredential.pem(certificatePath: certificatePath, privateKeyPath: keyPath).bundleID == nil
+        )
+        #expect(
+            try APNsCertificateCredential.pem(
+                certificatePath: certificatePath, privateKeyPath: keyPath, bundleID: "com.x"
+            ).bundleID == "com.x")
     }
 
     @Test func loadsPKCS12AndRejectsAWrongPassword() throws {
@@ -73,7 +87,9 @@ import Testing
         #expect(credential.bundleID == TestCredentials.bundleID)
         let pem = try APNsCertificateCredential.pem(certificatePath: certificatePath, privateKeyPath: keyPath)
         #expect(credential.certificateChain == pem.certificateChain)
-        let error = #expect(throws: APNsError.self) { try APNsCertificateCredential.pkcs12(path: p12, password: "wrong") }
+        let error = #expect(throws: APNsError.self) {
+            try APNsCertificateCredential.pkcs12(path: p12, password: "wrong")
+        }
         #expect(error?.code == .invalidCredential)
         #expect(error?.description.contains("s3cret") == false)
     }
@@ -87,7 +103,8 @@ import Testing
         #expect(withCertificate.applicationProtocols == ["h2"])
         #expect(withCertificate.certificateChain == certificate.certificateChain.map { .certificate($0) })
         #expect(withCertificate.privateKey == .privateKey(certificate.privateKey))
-        let token = try APNsTokenCredential(keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
+        let token = try APNsTokenCredential(
+            keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
         let withToken = APNsCredential.token(token).makeTLSConfiguration()
         #expect(withToken.applicationProtocols == ["h2"])
         #expect(withToken.certificateChain.isEmpty)

@@ -30,7 +30,9 @@ import Testing
         let zeros = String(repeating: "0", count: 14)
         let shortToken = try DeviceToken(hex: "ef" + zeros)
         let longToken = try DeviceToken(hex: "cdef" + zeros)
-        #expect(APNsID.deterministic(jobID: "abcd", token: shortToken) != APNsID.deterministic(jobID: "ab", token: longToken))
+        #expect(
+            APNsID.deterministic(jobID: "abcd", token: shortToken)
+                != APNsID.deterministic(jobID: "ab", token: longToken))
     }
 
     @Test func randomIDsAreVersion4AndDistinct() {
@@ -48,9 +50,11 @@ import Testing
         #expect(id.high == 0xEABE_AE54_14A8_11E5 && id.low == 0xB60B_1697_F925_EC7B)
     }
 
-    @Test(arguments: ["", "eabeae5414a811e5b60b1697f925ec7b", "eabeae54-14a8-11e5-b60b-1697f925ec7",
-                      "eabeae54-14a8-11e5-b60b-1697f925ec7bb", "eabeae54_14a8-11e5-b60b-1697f925ec7b",
-                      "gabeae54-14a8-11e5-b60b-1697f925ec7b"])
+    @Test(arguments: [
+        "", "eabeae5414a811e5b60b1697f925ec7b", "eabeae54-14a8-11e5-b60b-1697f925ec7",
+        "eabeae54-14a8-11e5-b60b-1697f925ec7bb", "eabeae54_14a8-11e5-b60b-1697f925ec7b",
+        "gabeae54-14a8-11e5-b60b-1697f925ec7b",
+    ])
     func rejectsNonCanonicalText(text: String) {
         #expect(APNsID(text) == nil)
     }

@@ -48,7 +48,8 @@ import Testing
             #expect(!jwt.contains("="))
             #expect(!jwt.contains("+"))
             #expect(!jwt.contains("/"))
-            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
+            let allowed = CharacterSet(
+                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
             #expect(jwt.unicodeScalars.allSatisfy(allowed.contains))
             let claims = try #require(Self.decodeBase64URL(jwt.split(separator: ".")[1]))
             #expect(String(decoding: claims, as: UTF8.self) == #"{"iss":"TEAM123456","iat":\#(iat)}"#)

@@ -28,6 +28,8 @@ struct APNsOutcomeTests {
         #expect(APNsConnectionHandler.apnsError(HTTP2Error(.notSent, "refused")).code == .notSent)
         #expect(APNsConnectionHandler.apnsError(HTTP2Error(.timeout, "late")).code == .timedOut)
         #expect(APNsConnectionHandler.apnsError(HTTP2Error(.connectionLost, "gone")).code == .connectionLost)
-        #expect(APNsConnectionHandler.apnsError(HTTP2Error(.streamReset, "reset", http2ErrorCode: .internalError)).code == .connectionLost)
+        #expect(
+            APNsConnectionHandler.apnsError(HTTP2Error(.streamReset, "reset", http2ErrorCode: .internalError)).code
+                == .connectionLost)
     }
 }

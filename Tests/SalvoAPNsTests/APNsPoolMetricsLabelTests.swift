@@ -1,5 +1,6 @@
 import Crypto
 import Testing
+
 @testable import SalvoAPNs
 
 /// The labels of the pools' metrics stay few and as docs/metrics.md states them.
@@ -17,7 +18,8 @@ struct APNsPoolMetricsLabelTests {
 
     @Test("a pool is named <credential>/<environment> unless its configuration names it")
     func poolNames() throws {
-        let token = try APNsTokenCredential(keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
+        let token = try APNsTokenCredential(
+            keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
         #expect(APNsConnectionPool.label(.token(token), .production) == "TEAM123456.ABCDE12345/production")
         #expect(APNsConnectionPool.label(.token(token), .sandbox) == "TEAM123456.ABCDE12345/sandbox")
         #expect(APNsConnectionPool.Configuration().name == nil)

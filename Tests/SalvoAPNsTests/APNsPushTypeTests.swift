@@ -39,8 +39,11 @@ import Testing
             #expect(type.allowedPriorities == Set(APNsPriority.allCases), "\(type)")
         }
         #expect(APNsPushType.background.violation(topic: "com.example.app", priority: .immediate) == .badPriority)
-        #expect(APNsPushType.location.violation(topic: "com.example.app.location-query", priority: .low) == .badPriority)
-        #expect(APNsPushType.pushtotalk.violation(topic: "com.example.app.voip-ptt", priority: .powerConsiderate) == .badPriority)
+        #expect(
+            APNsPushType.location.violation(topic: "com.example.app.location-query", priority: .low) == .badPriority)
+        #expect(
+            APNsPushType.pushtotalk.violation(topic: "com.example.app.voip-ptt", priority: .powerConsiderate)
+                == .badPriority)
     }
 
     @Test func payloadLimits() {

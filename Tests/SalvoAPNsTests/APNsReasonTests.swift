@@ -4,11 +4,15 @@ import Testing
 @Suite struct APNsReasonTests {
     /// Apple's table: status → reasons.
     static let table: [Int: [String]] = [
-        400: ["BadCollapseId", "BadDeviceToken", "BadExpirationDate", "BadMessageId", "BadPriority", "BadTopic",
-              "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
-              "MissingTopic", "PayloadEmpty", "TopicDisallowed"],
-        403: ["BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden",
-              "InvalidProviderToken", "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyInToken"],
+        400: [
+            "BadCollapseId", "BadDeviceToken", "BadExpirationDate", "BadMessageId", "BadPriority", "BadTopic",
+            "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
+            "MissingTopic", "PayloadEmpty", "TopicDisallowed",
+        ],
+        403: [
+            "BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden",
+            "InvalidProviderToken", "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyInToken",
+        ],
         404: ["BadPath"],
         405: ["MethodNotAllowed"],
         410: ["ExpiredToken", "Unregistered"],
@@ -41,8 +45,10 @@ import Testing
     }
 
     @Test func retryMatrix() {
-        for reason in [APNsReason.badDeviceToken, .deviceTokenNotForTopic, .unregistered, .expiredToken,
-                       .payloadTooLarge, .forbidden, .badTopic, .missingTopic, .invalidProviderToken, .badPath] {
+        for reason in [
+            APNsReason.badDeviceToken, .deviceTokenNotForTopic, .unregistered, .expiredToken,
+            .payloadTooLarge, .forbidden, .badTopic, .missingTopic, .invalidProviderToken, .badPath,
+        ] {
             #expect(reason.retryPolicy == .never, "\(reason)")
             #expect(reason.isPermanent)
         }

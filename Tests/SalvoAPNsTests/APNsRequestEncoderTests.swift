@@ -43,7 +43,9 @@ struct APNsRequestEncoderTests {
         let new = APNsAuthorization(jwt: "new.token.value", issuedAt: 2)
         #expect(encoder.encode(first, token: old.headerValue).headers.first(name: "apns-topic") == "com.example.a")
         #expect(encoder.encode(second, token: old.headerValue).headers.first(name: "apns-topic") == "com.example.b")
-        #expect(encoder.encode(second, token: new.headerValue).headers.first(name: "authorization") == "bearer new.token.value")
+        #expect(
+            encoder.encode(second, token: new.headerValue).headers.first(name: "authorization")
+                == "bearer new.token.value")
         #expect(!encoder.encode(second, token: nil).headers.contains(name: "authorization"))
         #expect(encoder.encode(first, token: old.headerValue).headers.count == 8)
     }
@@ -72,7 +74,8 @@ struct APNsRequestEncoderTests {
         #expect(APNsResponse(http2, sentAPNsID: nil, readsUniqueID: true).apnsUniqueID == APNsID(unique))
         #expect(APNsResponse(http2, sentAPNsID: nil, readsUniqueID: false).apnsUniqueID == nil)
         let rejected = APNsResponse(
-            HTTP2Response(status: 410, body: ByteBuffer(string: #"{"reason":"Unregistered","timestamp":1700000000000}"#)),
+            HTTP2Response(
+                status: 410, body: ByteBuffer(string: #"{"reason":"Unregistered","timestamp":1700000000000}"#)),
             sentAPNsID: sent, readsUniqueID: false)
         #expect(rejected.reason == .unregistered)
         #expect(rejected.timestampMilliseconds == 1_700_000_000_000)

@@ -25,18 +25,22 @@ import Testing
             payload: ByteBuffer(string: #"{"aps":{"alert":"hi"}}"#)
         )
         let fields = request.headerFields(authorization: APNsAuthorization(jwt: "h.c.s", issuedAt: 0))
-        #expect(fields.map { Self.text($0.name) } == [
-            "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id", "apns-id", "authorization",
-        ])
-        #expect(fields.map { Self.text($0.value) } == [
-            "com.example.app", "alert", "5", "1700000000", "news", id.description, "bearer h.c.s",
-        ])
+        #expect(
+            fields.map { Self.text($0.name) } == [
+                "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id", "apns-id",
+                "authorization",
+            ])
+        #expect(
+            fields.map { Self.text($0.value) } == [
+                "com.example.app", "alert", "5", "1700000000", "news", id.description, "bearer h.c.s",
+            ])
         #expect(Self.text(request.path) == "/3/device/" + String(repeating: "ab", count: 32))
         #expect(Self.text(APNsRequest.method) == "POST")
     }
 
     @Test func optionalHeadersAreLeftOut() throws {
-        let request = try APNsRequest(token: Self.token, topic: "com.example.app", pushType: .alert, payload: Self.payload(size: 2))
+        let request = try APNsRequest(
+            token: Self.token, topic: "com.example.app", pushType: .alert, payload: Self.payload(size: 2))
         let fields = request.headerFields(authorization: nil)
         #expect(fields.map { Self.text($0.name) } == ["apns-topic", "apns-push-type", "apns-priority"])
         #expect(Self.text(fields[2].value) == "10")
@@ -95,7 +99,8 @@ import Testing
 
     @Test func payloadBytesPassThroughUntouched() throws {
         let raw = #"{"aps" : {"alert":"héllo"},   "x":[1,2.50]}"#
-        let request = try APNsRequest(token: Self.token, topic: "com.example.app", pushType: .alert, payload: ByteBuffer(string: raw))
+        let request = try APNsRequest(
+            token: Self.token, topic: "com.example.app", pushType: .alert, payload: ByteBuffer(string: raw))
         #expect(request.payload == ByteBuffer(string: raw))
     }
 }

@@ -21,7 +21,8 @@ import Testing
         headers: [(String, String)] = APNsRequestValidatorTests.valid,
         bodySize: Int = 20
     ) -> APNsReason? {
-        validator.validate(method: Array(method.utf8), path: Array(path.utf8), headers: Self.headers(headers), bodySize: bodySize)
+        validator.validate(
+            method: Array(method.utf8), path: Array(path.utf8), headers: Self.headers(headers), bodySize: bodySize)
     }
 
     func replacing(_ name: String, with value: String?) -> [(String, String)] {
@@ -32,8 +33,11 @@ import Testing
 
     @Test func acceptsAValidRequestAndReportsItsFields() throws {
         let id = APNsID.random()
-        let headers = Self.valid + [("apns-id", id.description), ("apns-expiration", "0"), ("apns-collapse-id", "c1"),
-                                    ("authorization", "bearer x.y.z")]
+        let headers =
+            Self.valid + [
+                ("apns-id", id.description), ("apns-expiration", "0"), ("apns-collapse-id", "c1"),
+                ("authorization", "bearer x.y.z"),
+            ]
         let verdict = APNsRequestValidator().inspect(
             method: Array("POST".utf8), path: Array(Self.path.utf8), headers: Self.headers(headers), bodySize: 100
         )
@@ -66,7 +70,10 @@ import Testing
 
     @Test func topicRules() {
         #expect(reason(headers: replacing("apns-topic", with: nil)) == .missingTopic)
-        #expect(reason(APNsRequestValidator(topicWhenMissing: "com.example.app"), headers: replacing("apns-topic", with: nil)) == nil)
+        #expect(
+            reason(
+                APNsRequestValidator(topicWhenMissing: "com.example.app"), headers: replacing("apns-topic", with: nil))
+                == nil)
         #expect(reason(headers: replacing("apns-topic", with: "")) == .badTopic)
         #expect(reason(headers: replacing("apns-topic", with: "com example")) == .badTopic)
         let onlyOneTopic = APNsRequestValidator(isTopicAllowed: { $0 == "com.example.other" })
@@ -82,13 +89,21 @@ import Testing
         #expect(reason(headers: background) == .badPriority)
         #expect(reason(headers: background + [("apns-priority", "5")]) == nil)
         #expect(reason(headers: [("apns-topic", "com.example.app"), ("apns-push-type", "voip")]) == .badTopic)
-        #expect(reason(headers: [("apns-topic", "com.example.app.voip-ptt"), ("apns-push-type", "pushtotalk"), ("apns-priority", "5")]) == .badPriority)
-        #expect(reason(headers: [("apns-topic", "com.example.app.location-query"), ("apns-push-type", "location"), ("apns-priority", "1")]) == .badPriority)
+        #expect(
+            reason(headers: [
+                ("apns-topic", "com.example.app.voip-ptt"), ("apns-push-type", "pushtotalk"), ("apns-priority", "5"),
+            ]) == .badPriority)
+        #expect(
+            reason(headers: [
+                ("apns-topic", "com.example.app.location-query"), ("apns-push-type", "location"),
+                ("apns-priority", "1"),
+            ]) == .badPriority)
     }
 
     @Test func optionalHeaderShapes() {
         #expect(reason(headers: Self.valid + [("apns-expiration", "soon")]) == .badExpirationDate)
-        #expect(reason(headers: Self.valid + [("apns-collapse-id", String(repeating: "x", count: 65))]) == .badCollapseId)
+        #expect(
+            reason(headers: Self.valid + [("apns-collapse-id", String(repeating: "x", count: 65))]) == .badCollapseId)
         #expect(reason(headers: Self.valid + [("apns-id", "not-a-uuid")]) == .badMessageId)
     }
 
@@ -107,9 +122,11 @@ import Testing
         let token = try DeviceToken(hex: Self.tokenHex)
         for type in APNsPushType.allCases {
             let headers = try APNsRequestHeaders(topic: type.topic(forBundleID: "com.example.app"), pushType: type)
-            let request = try APNsRequest(token: token, headers: headers, apnsID: .random(), payload: .init(string: "{}"))
+            let request = try APNsRequest(
+                token: token, headers: headers, apnsID: .random(), payload: .init(string: "{}"))
             let fields = request.headerFields(authorization: APNsAuthorization(jwt: "a.b.c", issuedAt: 0))
-            let verdict = APNsRequestValidator().validate(method: APNsRequest.method, path: request.path, headers: fields, bodySize: 2)
+            let verdict = APNsRequestValidator().validate(
+                method: APNsRequest.method, path: request.path, headers: fields, bodySize: 2)
             #expect(verdict == nil, "\(type)")
         }
     }

@@ -6,7 +6,8 @@ import Testing
     static let id = APNsID("eabeae54-14a8-11e5-b60b-1697f925ec7b")!
 
     @Test func successIgnoresTheBody() {
-        let response = APNsResponse(status: 200, apnsID: Self.id, body: ByteBuffer(string: #"{"reason":"Unregistered"}"#))
+        let response = APNsResponse(
+            status: 200, apnsID: Self.id, body: ByteBuffer(string: #"{"reason":"Unregistered"}"#))
         #expect(response.isAccepted)
         #expect(response.reason == nil)
         #expect(response.retryPolicy == nil)
@@ -71,7 +72,9 @@ import Testing
         for body in bodies {
             #expect(APNsErrorBody(parsing: body.encoded()) == body)
         }
-        #expect(String(decoding: bodies[0].encoded(), as: UTF8.self) == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
+        #expect(
+            String(decoding: bodies[0].encoded(), as: UTF8.self)
+                == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
     }
 
     @Test func rejectedAndNotSentErrors() {

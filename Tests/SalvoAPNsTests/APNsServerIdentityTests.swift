@@ -41,7 +41,9 @@ struct APNsServerIdentityTests {
         let identity = try #require(APNsServerIdentity(serverName: "localhost"))
         let error = #expect(throws: APNsError.self) { try identity.verify(certificate) }
         #expect(error?.code == .connectionFailed)
-        #expect(error?.message.contains("not valid for localhost: it lists no DNS name") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("not valid for localhost: it lists no DNS name") == true,
+            "\(String(describing: error))")
         // A common name alone is no identity either.
         let commonNameOnly = try Self.certificate(commonName: "localhost", names: [])
         #expect(throws: APNsError.self) { try identity.verify(commonNameOnly) }
@@ -54,33 +56,43 @@ struct APNsServerIdentityTests {
         let wildcard = try Self.certificate(commonName: "x", names: [.dnsName("*.push.apple.com")])
         try #require(APNsServerIdentity(serverName: "api.push.apple.com")).verify(wildcard)
         let other = try Self.certificate(commonName: "api.push.apple.com", names: [.dnsName("attacker.example")])
-        let error = #expect(throws: APNsError.self) { try APNsServerIdentity(serverName: "api.push.apple.com")?.verify(other) }
+        let error = #expect(throws: APNsError.self) {
+            try APNsServerIdentity(serverName: "api.push.apple.com")?.verify(other)
+        }
         #expect(error?.message.contains("it lists DNS names attacker.example") == true)
     }
 
     @Test("an IP-literal host needs no DNS entry: NIOSSL matches IP entries against the address connected to")
     func ipLiteralHostsAreLeftToNIOSSL() {
-        for host in ["127.0.0.1", "::1", "192.0.2.7"] { #expect(APNsServerIdentity(serverName: host) == nil, "\(host)") }
+        for host in ["127.0.0.1", "::1", "192.0.2.7"] {
+            #expect(APNsServerIdentity(serverName: host) == nil, "\(host)")
+        }
         #expect(APNsServerIdentity(serverName: nil) == nil)
         #expect(APNsServerIdentity(serverName: "api.push.apple.com")?.dnsName == "api.push.apple.com")
     }
 
-    @Test("wildcards stand for exactly one whole left-most label", arguments: [
-        ("api.push.apple.com", "api.push.apple.com", true), ("API.Push.Apple.COM.", "api.push.apple.com", true),
-        ("*.push.apple.com", "api.push.apple.com", true), ("*.push.apple.com", "push.apple.com", false),
-        ("*.push.apple.com", "a.b.push.apple.com", false), ("*.com", "apple.com", false), ("a*.apple.com", "api.apple.com", false),
-        ("api.*.apple.com", "api.push.apple.com", false), ("*", "localhost", false), ("", "localhost", false),
-        ("localhost", "localhost.example", false), ("*.*.apple.com", "a.b.apple.com", false),
-    ])
+    @Test(
+        "wildcards stand for exactly one whole left-most label",
+        arguments: [
+            ("api.push.apple.com", "api.push.apple.com", true), ("API.Push.Apple.COM.", "api.push.apple.com", true),
+            ("*.push.apple.com", "api.push.apple.com", true), ("*.push.apple.com", "push.apple.com", false),
+            ("*.push.apple.com", "a.b.push.apple.com", false), ("*.com", "apple.com", false),
+            ("a*.apple.com", "api.apple.com", false),
+            ("api.*.apple.com", "api.push.apple.com", false), ("*", "localhost", false), ("", "localhost", false),
+            ("localhost", "localhost.example", false), ("*.*.apple.com", "a.b.apple.com", false),
+        ])
     func wildcardMatching(_ pattern: String, _ host: String, _ expected: Bool) {
         #expect(APNsServerIdentity.matches(pattern: pattern, dnsName: APNsServerIdentity.normalized(host)) == expected)
     }
 
-    @Test("loopback addresses", arguments: [
-        ("127.0.0.1", true), ("127.255.0.9", true), ("::1", true), ("[::1]", true), ("localhost", true), ("LOCALHOST.", true),
-        ("::ffff:127.0.0.1", true), ("128.0.0.1", false), ("10.0.0.1", false), ("::2", false), ("mock", false),
-        ("localhost.example", false), ("0.0.0.0", false), ("", false),
-    ])
+    @Test(
+        "loopback addresses",
+        arguments: [
+            ("127.0.0.1", true), ("127.255.0.9", true), ("::1", true), ("[::1]", true), ("localhost", true),
+            ("LOCALHOST.", true),
+            ("::ffff:127.0.0.1", true), ("128.0.0.1", false), ("10.0.0.1", false), ("::2", false), ("mock", false),
+            ("localhost.example", false), ("0.0.0.0", false), ("", false),
+        ])
     func loopback(_ host: String, _ expected: Bool) {
         #expect(APNsPlaintextPolicy.isLoopback(host: host) == expected)
     }
@@ -89,12 +101,14 @@ struct APNsServerIdentityTests {
     func remoteCleartextRefused() async throws {
         var configuration = APNsConnection.Configuration()
         configuration.transport = .plaintext
-        let credential = APNsCredential.token(try APNsTokenCredential(keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: .init()))
+        let credential = APNsCredential.token(
+            try APNsTokenCredential(keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: .init()))
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         // 192.0.2.0/24 is TEST-NET-1: refused in the factory, so no packet is ever sent there.
         let environment = APNsEnvironment.custom(host: "192.0.2.1", port: 2197, behavesAs: .production)
         let error = await #expect(throws: APNsError.self) {
-            _ = try await APNsConnection.connect(to: environment, credential: credential, configuration: configuration, eventLoop: eventLoop)
+            _ = try await APNsConnection.connect(
+                to: environment, credential: credential, configuration: configuration, eventLoop: eventLoop)
         }
         #expect(error?.code == .invalidConfiguration)
         #expect(error?.message.contains("cleartext HTTP/2 (h2c) to 192.0.2.1 is refused") == true)
@@ -116,7 +130,9 @@ struct APNsServerIdentityTests {
         try local.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 2197)).wait()
         #expect(localRecorder.becameActive)
         #expect(localRecorder.errors.isEmpty)
-        #expect(throws: (any Error).self) { try local.pipeline.syncOperations.handler(type: APNsPlaintextPolicy.LoopbackPeerHandler.self) }
+        #expect(throws: (any Error).self) {
+            try local.pipeline.syncOperations.handler(type: APNsPlaintextPolicy.LoopbackPeerHandler.self)
+        }
         _ = try? local.finish()
     }
 

@@ -1,7 +1,7 @@
-import SalvoTestSupport
 import Crypto
 import Foundation
 import SalvoAPNs
+import SalvoTestSupport
 import Testing
 
 @Suite struct APNsTokenProviderTests {
@@ -50,7 +50,8 @@ import Testing
         let clock = ManualClock()
         for window in [Duration.seconds(10 * 60) ... .seconds(30 * 60), .seconds(30 * 60) ... .seconds(45 * 60)] {
             let error = #expect(throws: APNsError.self) {
-                try APNsTokenProvider(credential: Self.credential(), policy: APNsTokenRefreshPolicy(refreshAge: window), clock: clock)
+                try APNsTokenProvider(
+                    credential: Self.credential(), policy: APNsTokenRefreshPolicy(refreshAge: window), clock: clock)
             }
             #expect(error?.code == .invalidConfiguration)
         }
@@ -101,8 +102,10 @@ import Testing
     @Test func registryKeepsOneProviderPerTeamAndKey() throws {
         let registry = try APNsTokenProviderRegistry(clock: ManualClock())
         let key = P256.Signing.PrivateKey()
-        let production = try registry.provider(for: APNsTokenCredential(keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: key))
-        let sandbox = try registry.provider(for: APNsTokenCredential(keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: key))
+        let production = try registry.provider(
+            for: APNsTokenCredential(keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: key))
+        let sandbox = try registry.provider(
+            for: APNsTokenCredential(keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: key))
         let otherKey = try registry.provider(for: Self.credential(keyID: "ZZZZZ99999"))
         #expect(production === sandbox)
         #expect(production !== otherKey)

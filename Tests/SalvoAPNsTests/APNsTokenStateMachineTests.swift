@@ -1,6 +1,7 @@
-@testable import SalvoAPNs
 import SalvoTestSupport
 import Testing
+
+@testable import SalvoAPNs
 
 @Suite struct APNsTokenStateMachineTests {
     typealias Machine = APNsTokenStateMachine<ManualClock>
@@ -15,7 +16,9 @@ import Testing
     }
 
     /// Requests a token for `connection`, signing when asked, and returns the token used.
-    static func request(_ machine: inout Machine, _ connection: APNsConnectionID, minutes: Double, jitter: Double = 0) -> APNsAuthorization {
+    static func request(
+        _ machine: inout Machine, _ connection: APNsConnectionID, minutes: Double, jitter: Double = 0
+    ) -> APNsAuthorization {
         let now = at(minutes: minutes)
         switch machine.tokenRequested(by: connection, now: now) {
         case .use(let token):
@@ -29,7 +32,8 @@ import Testing
     @Test func firstRequestSignsThenEveryoneSharesTheToken() {
         var machine = Machine(policy: Self.policy)
         #expect(machine.tokenRequested(by: Self.a, now: Self.at(minutes: 0)) == .sign)
-        let first = machine.tokenSigned(APNsAuthorization(jwt: "t1", issuedAt: 0), by: Self.a, now: Self.at(minutes: 0), jitter: 0)
+        let first = machine.tokenSigned(
+            APNsAuthorization(jwt: "t1", issuedAt: 0), by: Self.a, now: Self.at(minutes: 0), jitter: 0)
         #expect(first.generation == 1)
         #expect(machine.tokenRequested(by: Self.a, now: Self.at(minutes: 1)) == .use(first))
         #expect(machine.tokenRequested(by: Self.b, now: Self.at(minutes: 2)) == .use(first))
@@ -41,7 +45,8 @@ import Testing
         let first = Self.request(&machine, Self.a, minutes: 0, jitter: 0.5)
         #expect(machine.tokenRequested(by: Self.a, now: Self.at(minutes: 34.9)) == .use(first))
         #expect(machine.tokenRequested(by: Self.a, now: Self.at(minutes: 35)) == .sign)
-        let second = machine.tokenSigned(APNsAuthorization(jwt: "t2", issuedAt: 35 * 60), by: Self.a, now: Self.at(minutes: 35), jitter: 1)
+        let second = machine.tokenSigned(
+            APNsAuthorization(jwt: "t2", issuedAt: 35 * 60), by: Self.a, now: Self.at(minutes: 35), jitter: 1)
         #expect(second.generation == 2)
         #expect(second.jwt == "t2")
         // jitter 1: the next refresh is due at 35 + 40.
@@ -110,7 +115,9 @@ import Testing
                 case .sign:
                     signedAt.append(minute)
                     let jitter = minute.truncatingRemainder(dividingBy: 7) / 7
-                    token = machine.tokenSigned(APNsAuthorization(jwt: "\(minute)", issuedAt: Int64(minute * 60)), by: connection, now: now, jitter: jitter)
+                    token = machine.tokenSigned(
+                        APNsAuthorization(jwt: "\(minute)", issuedAt: Int64(minute * 60)), by: connection, now: now,
+                        jitter: jitter)
                 }
                 #expect(minute * 60 - Double(token.issuedAt) < 60 * 60, "token too old at \(minute)")
                 if let last = lastSwitch[id], last.generation != token.generation {
@@ -133,12 +140,18 @@ import Testing
         var machine = Machine(policy: Self.policy)
         let first = Self.request(&machine, Self.a, minutes: 0)
         // Reported at minute 25 by A, which has held its token for 25 minutes: replay on A.
-        #expect(machine.expiredTokenReported(by: Self.a, generation: first.generation, now: Self.at(minutes: 25)) == .replayOnSameConnection)
-        #expect(machine.expiredTokenReported(by: Self.b, generation: first.generation, now: Self.at(minutes: 25)) == .replayOnSameConnection)
+        #expect(
+            machine.expiredTokenReported(by: Self.a, generation: first.generation, now: Self.at(minutes: 25))
+                == .replayOnSameConnection)
+        #expect(
+            machine.expiredTokenReported(by: Self.b, generation: first.generation, now: Self.at(minutes: 25))
+                == .replayOnSameConnection)
         let refreshed = Self.request(&machine, Self.a, minutes: 25)
         #expect(refreshed.generation == 2)
         // A second report about the old token forces nothing more.
-        #expect(machine.expiredTokenReported(by: Self.b, generation: first.generation, now: Self.at(minutes: 26)) == .replayOnSameConnection)
+        #expect(
+            machine.expiredTokenReported(by: Self.b, generation: first.generation, now: Self.at(minutes: 26))
+                == .replayOnSameConnection)
         #expect(machine.tokenRequested(by: Self.a, now: Self.at(minutes: 27)) == .use(refreshed))
     }
 
@@ -146,7 +159,9 @@ import Testing
         var machine = Machine(policy: Self.policy)
         let first = Self.request(&machine, Self.a, minutes: 0)
         // Reported at minute 5: A switched 5 minutes ago, so replay elsewhere; no new token yet.
-        #expect(machine.expiredTokenReported(by: Self.a, generation: first.generation, now: Self.at(minutes: 5)) == .replayOnNewConnection)
+        #expect(
+            machine.expiredTokenReported(by: Self.a, generation: first.generation, now: Self.at(minutes: 5))
+                == .replayOnNewConnection)
         #expect(machine.tokenRequested(by: APNsConnectionID(rawValue: 9), now: Self.at(minutes: 10)) == .use(first))
         // At minute 20 the forced refresh happens, well before the 30-minute refresh age.
         #expect(machine.tokenRequested(by: APNsConnectionID(rawValue: 9), now: Self.at(minutes: 20)) == .sign)

@@ -17,9 +17,11 @@ import Testing
         #expect(try DeviceToken(hex: hex).hex == hex)
     }
 
-    @Test(arguments: ["", "abc", String(repeating: "a", count: 14), String(repeating: "a", count: 65),
-                      String(repeating: "a", count: 202), String(repeating: "g", count: 64),
-                      String(repeating: "a", count: 62) + " a", String(repeating: "a", count: 62) + "-a"])
+    @Test(arguments: [
+        "", "abc", String(repeating: "a", count: 14), String(repeating: "a", count: 65),
+        String(repeating: "a", count: 202), String(repeating: "g", count: 64),
+        String(repeating: "a", count: 62) + " a", String(repeating: "a", count: 62) + "-a",
+    ])
     func rejectsMalformedTokens(hex: String) {
         let error = #expect(throws: APNsError.self) { try DeviceToken(hex: hex) }
         #expect(error?.code == .invalidDeviceToken)
@@ -42,7 +44,9 @@ import Testing
     }
 
     @Test func parsesServerSidePaths() throws {
-        #expect(try DeviceToken.parse(path: Array(("/3/device/" + Self.canonical).utf8)).get() == DeviceToken(hex: Self.canonical))
+        #expect(
+            try DeviceToken.parse(path: Array(("/3/device/" + Self.canonical).utf8)).get()
+                == DeviceToken(hex: Self.canonical))
         #expect(DeviceToken.parse(path: Array("/3/device/".utf8)) == .failure(.missingDeviceToken))
         #expect(DeviceToken.parse(path: Array("/3/device/xyz".utf8)) == .failure(.badDeviceToken))
         #expect(DeviceToken.parse(path: Array("/2/device/abcd".utf8)) == .failure(.badPath))
@@ -54,7 +58,8 @@ import Testing
     /// compare and hash by their text alone, whichever way the token was made.
     @Test(arguments: [16, 62, 64, 66, 200])
     func everyLengthReadsBackComparesAndHashesByItsText(length: Int) throws {
-        let upper = String((0..<length).map { "0123456789ABCDEF"[String.Index(utf16Offset: $0 * 7 % 16, in: "0123456789ABCDEF")] })
+        let upper = String(
+            (0..<length).map { "0123456789ABCDEF"[String.Index(utf16Offset: $0 * 7 % 16, in: "0123456789ABCDEF")] })
         let lower = upper.lowercased()
         let parsed = try DeviceToken(hex: upper)
         let trusted = Array(upper.utf8).withUnsafeBytes { DeviceToken(validatedHex: $0) }
@@ -77,6 +82,8 @@ import Testing
         let short = try DeviceToken(hex: String(repeating: "0", count: 16))
         let long = try DeviceToken(hex: String(repeating: "0", count: 18))
         #expect(short != long)
-        #expect(try DeviceToken(hex: String(repeating: "0", count: 64)) != DeviceToken(hex: String(repeating: "0", count: 66)))
+        #expect(
+            try DeviceToken(hex: String(repeating: "0", count: 64))
+                != DeviceToken(hex: String(repeating: "0", count: 66)))
     }
 }

@@ -50,13 +50,19 @@ import Testing
         #expect(APNsReason("ShortNewReason") == .other("ShortNewReason"))
     }
 
-    @Test(arguments: ["abc ", " abc", "\tabc", "a\u{0}b", "a\r\nb", "a\u{7F}", " ", String(repeating: "x", count: 65), ""])
+    @Test(arguments: [
+        "abc ", " abc", "\tabc", "a\u{0}b", "a\r\nb", "a\u{7F}", " ", String(repeating: "x", count: 65), "",
+    ])
     func collapseIDsHTTP2WouldRefuseAreRejected(value: String) {
         #expect(APNsCollapseID(headerValue: value.utf8) == nil)
         #expect(throws: APNsError.self) { try APNsCollapseID(value) }
-        let fields = [APNsHeaderField(name: "apns-topic", value: "com.example.app"), APNsHeaderField(name: "apns-collapse-id", value: value)]
+        let fields = [
+            APNsHeaderField(name: "apns-topic", value: "com.example.app"),
+            APNsHeaderField(name: "apns-collapse-id", value: value),
+        ]
         let reason = APNsRequestValidator().validate(
-            method: APNsRequest.method, path: Array("/3/device/\(String(repeating: "ab", count: 32))".utf8), headers: fields,
+            method: APNsRequest.method, path: Array("/3/device/\(String(repeating: "ab", count: 32))".utf8),
+            headers: fields,
             bodySize: 2)
         #expect(reason == .badCollapseId)
     }
@@ -83,7 +89,11 @@ import Testing
         #expect(!mapped.isRetriable)
         #expect(mapped.underlying == reset.message)
         // Other resets, and resets our side sent because of the server's frames, stay transport failures.
-        #expect(APNsConnectionHandler.apnsError(HTTP2Error(.streamReset, "r", http2ErrorCode: .internalError)).code == .connectionLost)
-        #expect(APNsConnectionHandler.apnsError(HTTP2Error(.invalidResponse, "r", http2ErrorCode: .protocolError)).code == .connectionLost)
+        #expect(
+            APNsConnectionHandler.apnsError(HTTP2Error(.streamReset, "r", http2ErrorCode: .internalError)).code
+                == .connectionLost)
+        #expect(
+            APNsConnectionHandler.apnsError(HTTP2Error(.invalidResponse, "r", http2ErrorCode: .protocolError)).code
+                == .connectionLost)
     }
 }

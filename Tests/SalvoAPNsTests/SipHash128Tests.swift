@@ -1,5 +1,6 @@
-@testable import SalvoAPNs
 import Testing
+
+@testable import SalvoAPNs
 
 /// The reference implementation's `vectors_sip128`: key 00…0f, message 00…(n-1).
 @Suite struct SipHash128Tests {

@@ -11,7 +11,9 @@ import Testing
         #expect(lines.count == 2, "\(run.stdoutText)")
         #expect(lines.first?.hasPrefix("jobs per-user (1 token): JobDecoder ") == true, "\(run.stdoutText)")
         #expect(lines.last?.hasPrefix("jobs campaign (1,000 tokens): JobDecoder ") == true, "\(run.stdoutText)")
-        #expect(lines.allSatisfy { $0.contains("JSONSerialization") && $0.contains("decoder/reference") }, "\(run.stdoutText)")
+        #expect(
+            lines.allSatisfy { $0.contains("JSONSerialization") && $0.contains("decoder/reference") },
+            "\(run.stdoutText)")
     }
 
     @Test func benchWorkerRejectsZeroRounds() async throws {

@@ -9,7 +9,8 @@ import Testing
 @Suite struct BenchWorkerWrapperTests {
     @Test func workerRunsUnderTheWrapperAndExitsCleanly() async throws {
         let cluster = try CLITestCluster()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-wrapper-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-bench-wrapper-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let marker = directory.appendingPathComponent("ran.txt").path
@@ -19,7 +20,8 @@ import Testing
 
         let run = try await CommandRunner.salvo(
             [
-                "bench", "worker", "--brokers", cluster.brokers, "--mode", "per-user", "--per-user-notifications", "200",
+                "bench", "worker", "--brokers", cluster.brokers, "--mode", "per-user", "--per-user-notifications",
+                "200",
                 "--worker-executable", salvo, "--worker-wrapper", "sh \(script)", "--timeout-seconds", "90",
             ],
             timeout: .seconds(150))
@@ -31,7 +33,9 @@ import Testing
     }
 
     @Test func benchLatencyRefusesAnEmptyPerUserPhase() async throws {
-        let run = try await CommandRunner.salvo(["bench", "latency", "--brokers", "127.0.0.1:1", "--per-user-rate", "0"])
+        let run = try await CommandRunner.salvo([
+            "bench", "latency", "--brokers", "127.0.0.1:1", "--per-user-rate", "0",
+        ])
         #expect(run.status != 0)
         #expect(run.stderr.contains("--per-user-rate ≥ 1"), "stderr: \(run.stderr)")
     }

@@ -13,10 +13,17 @@ import Testing
     /// the two campaign topics.
     private func campaignTopics(_ cluster: CLITestCluster) async throws -> (control: String, campaigns: String) {
         let prefix = cluster.uniqueName("cli-campaign")
-        cluster.adopt(["jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes", "control", "campaigns"].map { "\(prefix).\($0)" })
-        let run = try await CommandRunner.salvo(["topics", "create", "--brokers", cluster.brokers, "--prefix", prefix, "--partitions", "2"])
+        cluster.adopt(
+            ["jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes", "control", "campaigns"].map {
+                "\(prefix).\($0)"
+            })
+        let run = try await CommandRunner.salvo([
+            "topics", "create", "--brokers", cluster.brokers, "--prefix", prefix, "--partitions", "2",
+        ])
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(run.stdoutText.contains("created  \(prefix).control (2 partitions, replication factor 1, compacted)"), "\(run.stdoutText)")
+        #expect(
+            run.stdoutText.contains("created  \(prefix).control (2 partitions, replication factor 1, compacted)"),
+            "\(run.stdoutText)")
         #expect(run.stdoutText.contains("created  \(prefix).campaigns (2 partitions, replication factor 1, compacted)"))
         return ("\(prefix).control", "\(prefix).campaigns")
     }
@@ -39,7 +46,8 @@ import Testing
             #expect(try await before.caughtUp(timeout: .seconds(20)).decision(for: "spring") == .send)
 
             let cancel = try await CommandRunner.salvo([
-                "campaign", "cancel", "spring", "--brokers", cluster.brokers, "--topic", topics.control, "--reason", "wrong audience",
+                "campaign", "cancel", "spring", "--brokers", cluster.brokers, "--topic", topics.control, "--reason",
+                "wrong audience",
                 "--by", "cli-test",
             ])
             #expect(cancel.status == 0, "stderr: \(cancel.stderr)")
@@ -57,21 +65,27 @@ import Testing
             let after = try CampaignControlFollower(topic: topics.control, client: client(cluster), logger: quiet)
             try await after.start()
             let replayed = try await after.caughtUp(timeout: .seconds(20))
-            #expect(replayed.decision(for: "spring") == .cancel, "a follower started after the cancel reads it from the beginning")
+            #expect(
+                replayed.decision(for: "spring") == .cancel,
+                "a follower started after the cancel reads it from the beginning")
             #expect(replayed.decision(for: "summer") == .send)
             await after.close()
 
             let status = try await CommandRunner.salvo([
-                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns, "--control-topic",
+                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns,
+                "--control-topic",
                 topics.control, "--json",
             ])
             #expect(status.status == 0, "stderr: \(status.stderr)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout)) as? [String: Any], "\(status.stdoutText)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.stdout)) as? [String: Any], "\(status.stdoutText)")
             #expect(object["state"] as? String == "cancelled")
             let command = try #require(object["command"] as? [String: Any])
             #expect(command["by"] as? String == "cli-test" && command["reason"] as? String == "wrong audience")
 
-            let resume = try await CommandRunner.salvo(["campaign", "resume", "spring", "--brokers", cluster.brokers, "--topic", topics.control])
+            let resume = try await CommandRunner.salvo([
+                "campaign", "resume", "spring", "--brokers", cluster.brokers, "--topic", topics.control,
+            ])
             #expect(resume.status != 0, "un-cancelling needs --force")
             #expect(resume.stderr.contains("--force"), "stderr: \(resume.stderr)")
         }
@@ -81,7 +95,9 @@ import Testing
         try await withCLITestCluster { cluster in
             let topics = try await campaignTopics(cluster)
             for action in ["pause", "resume", "pause"] {
-                let run = try await CommandRunner.salvo(["campaign", action, "summer", "--brokers", cluster.brokers, "--topic", topics.control])
+                let run = try await CommandRunner.salvo([
+                    "campaign", action, "summer", "--brokers", cluster.brokers, "--topic", topics.control,
+                ])
                 #expect(run.status == 0, "\(action): \(run.stderr)")
             }
             let follower = try CampaignControlFollower(topic: topics.control, client: client(cluster), logger: quiet)
@@ -94,7 +110,8 @@ import Testing
     @Test func statusMergesTheProgressOfTwoWorkers() async throws {
         try await withCLITestCluster { cluster in
             let topics = try await campaignTopics(cluster)
-            let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: client(cluster)), logger: quiet)
+            let producer = try KafkaProducer(
+                configuration: KafkaProducerConfiguration(client: client(cluster)), logger: quiet)
             let ledgers = [SimulatedWorker("worker-a"), SimulatedWorker("worker-b")]
             let publishers = ledgers.indices.map { index in
                 CampaignProgressPublisher(topic: topics.campaigns, producer: producer, logger: quiet) { [ledgers] now in
@@ -122,11 +139,13 @@ import Testing
             await producer.shutdown()
 
             let status = try await CommandRunner.salvo([
-                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns, "--control-topic",
+                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns,
+                "--control-topic",
                 topics.control, "--json",
             ])
             #expect(status.status == 0, "stderr: \(status.stderr)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout)) as? [String: Any], "\(status.stdoutText)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.stdout)) as? [String: Any], "\(status.stdoutText)")
             #expect(object["accepted"] as? Int == 1_000)
             #expect(object["cancelled"] as? Int == 250)
             #expect(object["dead_lettered"] as? Int == 3)
@@ -139,7 +158,8 @@ import Testing
             #expect(((object["rate_per_second"] as? Double) ?? 0) > 0)
 
             let text = try await CommandRunner.salvo([
-                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns, "--control-topic",
+                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns,
+                "--control-topic",
                 topics.control,
             ])
             #expect(text.status == 0, "stderr: \(text.stderr)")
@@ -147,7 +167,8 @@ import Testing
             #expect(text.stdoutText.contains("2 worker record(s)"))
 
             let unknown = try await CommandRunner.salvo([
-                "campaign", "status", "winter", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns, "--control-topic",
+                "campaign", "status", "winter", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns,
+                "--control-topic",
                 topics.control,
             ])
             #expect(unknown.status == 0)
@@ -158,10 +179,14 @@ import Testing
     @Test func aMissingControlTopicIsAClearFailureAndIsNotCreated() async throws {
         try await withCLITestCluster { cluster in
             let topic = cluster.uniqueName("cli-campaign-missing")
-            let run = try await CommandRunner.salvo(["campaign", "cancel", "spring", "--brokers", cluster.brokers, "--topic", topic, "--timeout", "5s"])
+            let run = try await CommandRunner.salvo([
+                "campaign", "cancel", "spring", "--brokers", cluster.brokers, "--topic", topic, "--timeout", "5s",
+            ])
             #expect(run.status != 0)
             #expect(run.stderr.contains("salvo topics create"), "stderr: \(run.stderr)")
-            #expect(try await cluster.admin.topic(named: topic) == nil, "producing must not auto-create an uncompacted control topic")
+            #expect(
+                try await cluster.admin.topic(named: topic) == nil,
+                "producing must not auto-create an uncompacted control topic")
         }
     }
 }
@@ -182,11 +207,15 @@ private final class SimulatedWorker: Sendable {
             let control = "\(prefix).control"
             let campaigns = "\(prefix).campaigns"
             cluster.adopt([control, campaigns])
-            _ = try await cluster.admin.createTopics([control, campaigns].map { KafkaNewTopic(name: $0, partitions: 1, configs: ["cleanup.policy": "compact"]) })
+            _ = try await cluster.admin.createTopics(
+                [control, campaigns].map {
+                    KafkaNewTopic(name: $0, partitions: 1, configs: ["cleanup.policy": "compact"])
+                })
             var logger = Logger(label: "salvo.cli.test")
             logger.logLevel = .critical
             let producer = try KafkaProducer(
-                configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: cluster.brokers)), logger: logger)
+                configuration: KafkaProducerConfiguration(
+                    client: KafkaClientConfiguration(bootstrapServers: cluster.brokers)), logger: logger)
             let worker = SimulatedWorker("worker-w")
             let publisher = CampaignProgressPublisher(topic: campaigns, producer: producer, logger: logger) { now in
                 worker.ledger.withLock { $0.takeChangedRecords(now: now) }
@@ -201,7 +230,8 @@ private final class SimulatedWorker: Sendable {
             }
             let watch = try await CommandRunner.salvo(
                 [
-                    "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", campaigns, "--control-topic", control,
+                    "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", campaigns,
+                    "--control-topic", control,
                     "--watch", "--interval", "500ms",
                 ], timeout: .seconds(6))
             try await feeder.value
@@ -213,8 +243,12 @@ private final class SimulatedWorker: Sendable {
                 return words.firstIndex(of: "finished").flatMap { Int(words[$0 + 1]) }
             }
             #expect(finished == finished.sorted(), "totals only grow: \(finished)")
-            #expect((finished.last ?? 0) > (finished.first ?? 0), "later lines show records written after the command started: \(finished)")
-            #expect(lines.contains { $0.contains("/s") && !$0.contains("rate -") }, "a line with a rate: \(watch.stdoutText)")
+            #expect(
+                (finished.last ?? 0) > (finished.first ?? 0),
+                "later lines show records written after the command started: \(finished)")
+            #expect(
+                lines.contains { $0.contains("/s") && !$0.contains("rate -") },
+                "a line with a rate: \(watch.stdoutText)")
         }
     }
 }

@@ -16,7 +16,8 @@ import Testing
 /// the 2-core VM; `SALVO_ACCEPTANCE_CAMPAIGN_TOKENS` makes it smaller for a quick run.
 @Suite("salvo campaign: control across three workers", .serialized)
 struct CampaignControlAcceptanceTests {
-    static let campaignTokens = ProcessInfo.processInfo.environment["SALVO_ACCEPTANCE_CAMPAIGN_TOKENS"].flatMap { Int($0) } ?? 200_000
+    static let campaignTokens =
+        ProcessInfo.processInfo.environment["SALVO_ACCEPTANCE_CAMPAIGN_TOKENS"].flatMap { Int($0) } ?? 200_000
     static let perJob = 1_000
 
     struct Traffic {
@@ -25,7 +26,9 @@ struct CampaignControlAcceptanceTests {
         var users = CampaignFixture(seed: 1_603)
 
         init() {
-            spring.addCampaign(id: "spring", jobs: campaignTokens / perJob, tokensPerJob: perJob, app: WorkerStage.app, fate: MockTokenFate())
+            spring.addCampaign(
+                id: "spring", jobs: campaignTokens / perJob, tokensPerJob: perJob, app: WorkerStage.app,
+                fate: MockTokenFate())
             autumn.addCampaign(id: "autumn", jobs: 40, tokensPerJob: 100, app: WorkerStage.app, fate: MockTokenFate())
             users.addPerUser(id: "user", count: 300, app: WorkerStage.app, fate: MockTokenFate())
         }
@@ -41,7 +44,9 @@ struct CampaignControlAcceptanceTests {
         }
     }
 
-    @Test("cancel at about 30 %: nothing of the campaign from 1 s after the cancel; the rest is delivered; offsets commit; sent + cancelled = total; a worker started later sends nothing of it")
+    @Test(
+        "cancel at about 30 %: nothing of the campaign from 1 s after the cancel; the rest is delivered; offsets commit; sent + cancelled = total; a worker started later sends nothing of it"
+    )
     func cancelAcrossTheFleet() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-campaign-cancel\n", partitions: 4) { stage in
             let traffic = Traffic()
@@ -56,7 +61,9 @@ struct CampaignControlAcceptanceTests {
 
             let others = traffic.autumn.expected.delivered.union(traffic.users.expected.delivered)
             var record = try await stage.waitForDeliveries(of: others, timeout: .seconds(180))
-            #expect(others.filter { record.acceptedCount[$0] == nil }.count == 0, "the other campaign and the per-user pushes are all delivered")
+            #expect(
+                others.filter { record.acceptedCount[$0] == nil }.count == 0,
+                "the other campaign and the per-user pushes are all delivered")
             #expect(try await Self.waitForCommits(stage), "offsets reach the high watermarks")
             try await Task.sleep(for: .seconds(2))
             record = try stage.record()
@@ -64,8 +71,12 @@ struct CampaignControlAcceptanceTests {
             let lastAt = sent.compactMap { record.firstReceivedAt[$0] }.max() ?? 0
             let readableAt = await witness.seen(.cancel)
             print("cancel: a follower in the test process saw it \(readableAt - cancelledAt) ms after the record")
-            print("cancel: applied by the workers (ms after the record, ms the sweep took): \(Self.applied(workers, "cancel", after: cancelledAt))")
-            print("cancel: \(sent.count) of \(spring.count) sent; the last \(lastAt - cancelledAt) ms after the cancel record was produced; per 250 ms after it: \(Self.histogram(sent, record, from: cancelledAt))")
+            print(
+                "cancel: applied by the workers (ms after the record, ms the sweep took): \(Self.applied(workers, "cancel", after: cancelledAt))"
+            )
+            print(
+                "cancel: \(sent.count) of \(spring.count) sent; the last \(lastAt - cancelledAt) ms after the cancel record was produced; per 250 ms after it: \(Self.histogram(sent, record, from: cancelledAt))"
+            )
             // The issue's bound: 1 s from the record's timestamp (the moment `salvo campaign`
             // produced it). The witness's delay is printed to tell the broker's part from the workers'.
             #expect(lastAt <= cancelledAt + 1_000, "in force fleet-wide within 1 s of being produced")
@@ -73,7 +84,9 @@ struct CampaignControlAcceptanceTests {
 
             let status = try await Self.finishedStatus("spring", total: spring.count, stage)
             #expect(status["sent"] as? Int == sent.count, "status counts what the mock accepted")
-            #expect((status["sent"] as? Int ?? 0) + (status["cancelled"] as? Int ?? 0) == spring.count, "sent + cancelled = total")
+            #expect(
+                (status["sent"] as? Int ?? 0) + (status["cancelled"] as? Int ?? 0) == spring.count,
+                "sent + cancelled = total")
             #expect(status["state"] as? String == "cancelled")
             let autumn = try await Self.finishedStatus("autumn", total: traffic.autumn.expected.delivered.count, stage)
             #expect(autumn["accepted"] as? Int == traffic.autumn.expected.delivered.count)
@@ -82,13 +95,17 @@ struct CampaignControlAcceptanceTests {
             let cancelled = scrapes.reduce(0) { $0 + $1.sum("salvo_notifications_total", ["outcome": "cancelled"]) }
             let delivered = scrapes.reduce(0) { $0 + $1.sum("salvo_notifications_total", ["outcome": "delivered"]) }
             #expect(Int(cancelled) == status["cancelled"] as? Int, "the metrics count the same cancels")
-            #expect(Int(delivered + cancelled) == spring.count + others.count, "delivered + cancelled = all tokens, in the metrics")
+            #expect(
+                Int(delivered + cancelled) == spring.count + others.count,
+                "delivered + cancelled = all tokens, in the metrics")
             for worker in workers { worker.signal(SIGTERM) }
             for worker in workers { #expect(await worker.waitForExit(timeout: .seconds(40)) == 0) }
         }
     }
 
-    @Test("a worker started after the cancel reads it from the beginning: the campaign's jobs complete unsent and commit, another campaign's go out")
+    @Test(
+        "a worker started after the cancel reads it from the beginning: the campaign's jobs complete unsent and commit, another campaign's go out"
+    )
     func workerStartedAfterTheCancel() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-campaign-late\n", partitions: 4) { stage in
             var spring = CampaignFixture(seed: 1_604)
@@ -99,11 +116,15 @@ struct CampaignControlAcceptanceTests {
             try await stage.enqueue(spring.campaignLines + winter.campaignLines, to: stage.jobsTopic)
             let worker = try stage.startWorker(try Self.workerConfiguration(stage), name: "late")
             var record = try await stage.waitForDeliveries(of: winter.expected.delivered, timeout: .seconds(120))
-            #expect(winter.expected.delivered.filter { record.acceptedCount[$0] == nil }.count == 0, "\(worker.stdout.suffix(2_000)) \(worker.stderr.suffix(2_000))")
+            #expect(
+                winter.expected.delivered.filter { record.acceptedCount[$0] == nil }.count == 0,
+                "\(worker.stdout.suffix(2_000)) \(worker.stderr.suffix(2_000))")
             #expect(try await Self.waitForCommits(stage), "the cancelled jobs commit too")
             try await Task.sleep(for: .seconds(2))
             record = try stage.record()
-            #expect(spring.expected.delivered.filter { record.acceptedCount[$0] != nil }.count == 0, "nothing of the cancelled campaign")
+            #expect(
+                spring.expected.delivered.filter { record.acceptedCount[$0] != nil }.count == 0,
+                "nothing of the cancelled campaign")
             let status = try await Self.finishedStatus("spring", total: spring.expected.delivered.count, stage)
             #expect(status["cancelled"] as? Int == spring.expected.delivered.count)
             worker.signal(SIGTERM)
@@ -111,7 +132,9 @@ struct CampaignControlAcceptanceTests {
         }
     }
 
-    @Test("pause at about 30 %, resume 20 s later: nothing of the campaign from 1 s after the pause until the resume, all of it after, the rest unaffected")
+    @Test(
+        "pause at about 30 %, resume 20 s later: nothing of the campaign from 1 s after the pause until the resume, all of it after, the rest unaffected"
+    )
     func pauseAndResumeAcrossTheFleet() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-campaign-pause\n", partitions: 4) { stage in
             let traffic = Traffic()
@@ -133,19 +156,27 @@ struct CampaignControlAcceptanceTests {
             #expect(othersDone, "the other campaign and the per-user pushes are delivered while the campaign is paused")
 
             record = try await stage.waitForDeliveries(of: spring, timeout: .seconds(180))
-            #expect(spring.filter { record.acceptedCount[$0] == nil }.count == 0, "all of the campaign is delivered after the resume")
+            #expect(
+                spring.filter { record.acceptedCount[$0] == nil }.count == 0,
+                "all of the campaign is delivered after the resume")
             let duringPause = spring.filter { token in
                 let at = record.firstReceivedAt[token] ?? 0
                 return at > pausedAt + 1_000 && at < resumedAt
             }
             let lastBefore = spring.compactMap { record.firstReceivedAt[$0] }.filter { $0 < resumedAt }.max() ?? 0
-            print("pause: applied by the workers (ms after the record, ms the sweep took): \(Self.applied(workers, "hold", after: pausedAt))")
+            print(
+                "pause: applied by the workers (ms after the record, ms the sweep took): \(Self.applied(workers, "hold", after: pausedAt))"
+            )
             print("pause: a follower in the test process saw it \(readableAt - pausedAt) ms after the record")
-            print("pause: the last notification of the campaign \(lastBefore - pausedAt) ms after the pause record; per 250 ms after it: \(Self.histogram(spring, record, from: pausedAt)); \(record.duplicates) duplicates")
+            print(
+                "pause: the last notification of the campaign \(lastBefore - pausedAt) ms after the pause record; per 250 ms after it: \(Self.histogram(spring, record, from: pausedAt)); \(record.duplicates) duplicates"
+            )
             #expect(duringPause.count == 0, "accepted between 1 s after the pause and the resume")
             #expect(try await Self.waitForCommits(stage), "offsets reach the high watermarks")
             let status = try await Self.finishedStatus("spring", total: spring.count, stage)
-            #expect(status["accepted"] as? Int == record.acceptedCount.filter { spring.contains($0.key) }.values.reduce(0, +))
+            #expect(
+                status["accepted"] as? Int
+                    == record.acceptedCount.filter { spring.contains($0.key) }.values.reduce(0, +))
             #expect(status["cancelled"] as? Int == 0)
             for worker in workers { worker.signal(SIGTERM) }
             for worker in workers { #expect(await worker.waitForExit(timeout: .seconds(40)) == 0) }
@@ -168,7 +199,8 @@ struct CampaignControlAcceptanceTests {
             logger.logLevel = .critical
             let times = times
             follower = try CampaignControlFollower(
-                topic: "\(stage.prefix).control", client: KafkaClientConfiguration(bootstrapServers: stage.cluster.brokers), logger: logger
+                topic: "\(stage.prefix).control",
+                client: KafkaClientConfiguration(bootstrapServers: stage.cluster.brokers), logger: logger
             ) { state in
                 let now = Int64(Date().timeIntervalSince1970 * 1_000)
                 times.byDecision.withLock { seen in
@@ -201,7 +233,8 @@ struct CampaignControlAcceptanceTests {
     static func workerConfiguration(_ stage: WorkerStage) throws -> URL {
         let file = try stage.writeWorkerConfiguration(logLevel: "notice", extra: "device_rate_limit: null")
         let text = try String(contentsOf: file, encoding: .utf8)
-            .replacingOccurrences(of: "    pool:\n", with: "    rate_limit:\n      per_second: 1500\n    pool:\n      max_streams: 100\n")
+            .replacingOccurrences(
+                of: "    pool:\n", with: "    rate_limit:\n      per_second: 1500\n    pool:\n      max_streams: 100\n")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file
     }
@@ -210,8 +243,12 @@ struct CampaignControlAcceptanceTests {
     /// in ms after `start`, and how long the sweep took.
     static func applied(_ workers: [BackgroundProcess], _ decision: String, after start: Int64) -> [String] {
         workers.map { worker in
-            let line = worker.stderr.split(separator: "\n").first { $0.contains("campaign command applied") && $0.contains("decision=\(decision)") }
-            guard let line, let at = line.firstMatch(of: /applied_at_ms=(\d+)/).flatMap({ Int64($0.1) }) else { return "none" }
+            let line = worker.stderr.split(separator: "\n").first {
+                $0.contains("campaign command applied") && $0.contains("decision=\(decision)")
+            }
+            guard let line, let at = line.firstMatch(of: /applied_at_ms=(\d+)/).flatMap({ Int64($0.1) }) else {
+                return "none"
+            }
             return "\(at - start) (\(line.firstMatch(of: /took_ms=(\d+)/).map { String($0.1) } ?? "?"))"
         }
     }
@@ -232,7 +269,9 @@ struct CampaignControlAcceptanceTests {
         let total = traffic.spring.expected.delivered.count + traffic.autumn.expected.delivered.count
         return try await waitUntil(timeout: .seconds(180)) {
             let data = (try? Data(contentsOf: stage.recordURL)) ?? Data()
-            let lines = data.withUnsafeBytes { bytes in bytes.reduce(into: 0) { count, byte in if byte == 10 { count += 1 } } }
+            let lines = data.withUnsafeBytes { bytes in
+                bytes.reduce(into: 0) { count, byte in if byte == 10 { count += 1 } }
+            }
             return Double(lines) >= share * Double(total)
         }
     }
@@ -241,7 +280,8 @@ struct CampaignControlAcceptanceTests {
     /// was produced), in UNIX milliseconds.
     static func command(_ action: String, _ campaign: String, _ stage: WorkerStage) async throws -> Int64 {
         let run = try await CommandRunner.salvo([
-            "campaign", action, campaign, "--brokers", stage.cluster.brokers, "--topic", "\(stage.prefix).control", "--reason", "acceptance test",
+            "campaign", action, campaign, "--brokers", stage.cluster.brokers, "--topic", "\(stage.prefix).control",
+            "--reason", "acceptance test",
         ])
         guard run.status == 0 else { throw TestFailure("campaign \(action) failed: \(run.stderr)") }
         let read = try await stage.cluster.read("\(stage.prefix).control", format: "%k\t%T\n")
@@ -249,13 +289,18 @@ struct CampaignControlAcceptanceTests {
             let parts = line.split(separator: "\t")
             return parts.count == 2 && parts[0] == campaign ? Int64(parts[1]) : nil
         }
-        guard let at = times.max() else { throw TestFailure("no \(action) record for \(campaign) in the control topic") }
+        guard let at = times.max() else {
+            throw TestFailure("no \(action) record for \(campaign) in the control topic")
+        }
         return at
     }
 
     /// Whether every job, per-user and retry partition is committed to its end (within 60 s).
     static func waitForCommits(_ stage: WorkerStage) async throws -> Bool {
-        let topics = [(stage.jobsTopic, stage.groupID), (stage.priorityTopic, stage.groupID + ".priority"), (stage.retryTopic, stage.groupID)]
+        let topics = [
+            (stage.jobsTopic, stage.groupID), (stage.priorityTopic, stage.groupID + ".priority"),
+            (stage.retryTopic, stage.groupID),
+        ]
         return try await waitUntil(timeout: .seconds(60)) {
             for (topic, group) in topics {
                 // KafkaGroupOffsets refuses an empty partition list: an empty topic has nothing to commit.
@@ -271,7 +316,8 @@ struct CampaignControlAcceptanceTests {
         var object: [String: Any] = [:]
         _ = try await waitUntil(timeout: .seconds(30)) {
             let run = try await CommandRunner.salvo([
-                "campaign", "status", campaign, "--brokers", stage.cluster.brokers, "--progress-topic", "\(stage.prefix).campaigns",
+                "campaign", "status", campaign, "--brokers", stage.cluster.brokers, "--progress-topic",
+                "\(stage.prefix).campaigns",
                 "--control-topic", "\(stage.prefix).control", "--json",
             ])
             object = (try? JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any]) ?? [:]

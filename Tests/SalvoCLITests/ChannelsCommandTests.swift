@@ -26,33 +26,39 @@ struct ChannelsCommandTests {
         let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let tls = directory.appendingPathComponent("tls").path
-        #expect(try await CommandRunner.salvo(["mock-apns", "--generate-tls", tls, "--topic", "com.example.live"]).status == 0)
+        #expect(
+            try await CommandRunner.salvo(["mock-apns", "--generate-tls", tls, "--topic", "com.example.live"]).status
+                == 0)
         let key = "\(tls)/AuthKey_MOCKKEY001.p8"
         let record = directory.appendingPathComponent("record.ndjson").path
-        let mock = try BackgroundProcess.salvo("mock-apns", [
-            "mock-apns", "--listen", "127.0.0.1:0", "--admin", "off", "--broadcast-listen", "127.0.0.1:0",
-            "--tls-cert", "\(tls)/server.pem", "--tls-key", "\(tls)/server-key.pem", "--token-key", "MOCKKEY001:MOCKTEAM01:\(key)",
-            "--record", record,
-        ])
+        let mock = try BackgroundProcess.salvo(
+            "mock-apns",
+            [
+                "mock-apns", "--listen", "127.0.0.1:0", "--admin", "off", "--broadcast-listen", "127.0.0.1:0",
+                "--tls-cert", "\(tls)/server.pem", "--tls-key", "\(tls)/server-key.pem", "--token-key",
+                "MOCKKEY001:MOCKTEAM01:\(key)",
+                "--record", record,
+            ])
         let apnsPort = try Self.port(try await mock.waitForOutput(containing: "mock-apns listening on"))
         let managementPort = try Self.port(try await mock.waitForOutput(containing: "channel management on"))
         let config = directory.appendingPathComponent("worker.yaml")
         try """
-            kafka:
-              brokers: ["127.0.0.1:9"]
-            group_id: salvo-channels-test
-            topics: {jobs: j, priority: p, retry: r, feedback: f, dead_letter: d}
-            apps:
-              live:
-                bundle_id: com.example.live
-                credential:
-                  token: {key_file: \(key), key_id: MOCKKEY001, team_id: MOCKTEAM01}
-                environments:
-                  - {host: 127.0.0.1, port: \(apnsPort), behaves_as: production, ca_file: \(tls)/ca.pem, tls_server_name: localhost}
-            """.write(to: config, atomically: true, encoding: .utf8)
+        kafka:
+          brokers: ["127.0.0.1:9"]
+        group_id: salvo-channels-test
+        topics: {jobs: j, priority: p, retry: r, feedback: f, dead_letter: d}
+        apps:
+          live:
+            bundle_id: com.example.live
+            credential:
+              token: {key_file: \(key), key_id: MOCKKEY001, team_id: MOCKTEAM01}
+            environments:
+              - {host: 127.0.0.1, port: \(apnsPort), behaves_as: production, ca_file: \(tls)/ca.pem, tls_server_name: localhost}
+        """.write(to: config, atomically: true, encoding: .utf8)
         let managed = ["--worker-config", config.path, "--app", "live", "--port", managementPort]
 
-        let created = try await CommandRunner.salvo(["channels", "create"] + managed + ["--storage-policy", "most-recent"])
+        let created = try await CommandRunner.salvo(
+            ["channels", "create"] + managed + ["--storage-policy", "most-recent"])
         #expect(created.status == 0, "\(created.stderr)")
         let channel = try #require(Self.fields(created)["apns-channel-id"])
         let read = try await CommandRunner.salvo(["channels", "read"] + managed + ["--channel-id", channel])
@@ -62,8 +68,11 @@ struct ChannelsCommandTests {
         #expect(listed?["channels"] == channel && listed?["count"] == "1")
 
         let payload = #"{"aps":{"timestamp":1767225600,"event":"update","content-state":{"score":"3-2"}}}"#
-        let send = ["send", "--channel-id", channel, "--topic", "com.example.live", "--key-file", key, "--team-id", "MOCKTEAM01",
-                    "--host", "127.0.0.1", "--port", apnsPort, "--ca-file", "\(tls)/ca.pem", "--payload", payload]
+        let send = [
+            "send", "--channel-id", channel, "--topic", "com.example.live", "--key-file", key, "--team-id",
+            "MOCKTEAM01",
+            "--host", "127.0.0.1", "--port", apnsPort, "--ca-file", "\(tls)/ca.pem", "--payload", payload,
+        ]
         let sent = try await CommandRunner.salvo(send + ["--expiration", "1900000000"])
         #expect(sent.status == 0, "\(sent.stdoutText) \(sent.stderr)")
         #expect(Self.fields(sent)["apns-unique-id"] != nil)
@@ -79,7 +88,8 @@ struct ChannelsCommandTests {
         await mock.stop()
         let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1)
-        let line = try JSONSerialization.jsonObject(with: Data(lines.first.map { Array($0.utf8) } ?? [])) as? [String: Any]
+        let line =
+            try JSONSerialization.jsonObject(with: Data(lines.first.map { Array($0.utf8) } ?? [])) as? [String: Any]
         #expect(line?["channel_id"] as? String == channel)
         let digest = try await ExternalProcess.run(
             URL(fileURLWithPath: "/usr/bin/sh"), ["-c", "printf '%s' '\(payload)' | sha256sum"], timeout: .seconds(10))

@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ["--port", "70000"], ["--port=-1"], ["--priority", "7"], ["--expiration=-5"], ["--port", "99999999999999999999"],
+        ["--port", "70000"], ["--port=-1"], ["--priority", "7"], ["--expiration=-5"],
+        ["--port", "99999999999999999999"],
     ])
     func sendNumbers(flags: [String]) async throws {
         let run = try await CommandRunner.salvo(["send", "--device-token", Self.token] + flags)
@@ -33,7 +34,9 @@ import Testing
 
     @Test(arguments: ["1e300", "nan", "inf", "-1s", "8d", "1e300ms"])
     func durations(value: String) async throws {
-        let run = try await CommandRunner.salvo(["enqueue", "--brokers", "127.0.0.1:1", "--topic", "t", "--timeout=\(value)"])
+        let run = try await CommandRunner.salvo([
+            "enqueue", "--brokers", "127.0.0.1:1", "--topic", "t", "--timeout=\(value)",
+        ])
         #expect(run.status == Self.usageError, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("--timeout"), "stderr: \(run.stderr)")
     }
@@ -47,8 +50,10 @@ import Testing
         #expect(generated.status == 0, "stderr: \(generated.stderr)")
         let port = try ClosedPort.find()
         let run = try await CommandRunner.salvo([
-            "send", "--device-token", Self.token, "--key-file", directory.appendingPathComponent("AuthKey_MOCKKEY001.p8").path,
-            "--team-id", "MOCKTEAM01", "--topic", "com.example.salvo", "--collapse-id", "abc ", "--h2c", "--host", "127.0.0.1",
+            "send", "--device-token", Self.token, "--key-file",
+            directory.appendingPathComponent("AuthKey_MOCKKEY001.p8").path,
+            "--team-id", "MOCKTEAM01", "--topic", "com.example.salvo", "--collapse-id", "abc ", "--h2c", "--host",
+            "127.0.0.1",
             "--port", "\(port)",
         ])
         #expect(run.status == Self.usageError, "stdout: \(run.stdoutText) stderr: \(run.stderr)")

@@ -9,7 +9,9 @@ import Testing
 @Suite("docker/compose.yaml and the Kubernetes load test", .serialized)
 struct ComposeStackTests {
     /// The topics `salvo topics create` makes without `--prefix`, which the stack uses.
-    static let defaultTopics = ["salvo.jobs", "salvo.jobs.priority", "salvo.feedback", "salvo.retry", "salvo.dlq", "salvo.outcomes"]
+    static let defaultTopics = [
+        "salvo.jobs", "salvo.jobs.priority", "salvo.feedback", "salvo.retry", "salvo.dlq", "salvo.outcomes",
+    ]
 
     @Test("topics, tls, mock, worker and loadtest with Compose's exact commands: the smoke load test PASSes")
     func composeStackPasses() async throws {
@@ -29,12 +31,17 @@ struct ComposeStackTests {
             await stack.stop()
             print(result.stdout)
             #expect(result.name == "loadtest")
-            #expect(result.status == 0, "loadtest exited \(result.status)\n\(result.stdout.suffix(4_000))\n\(result.stderr.suffix(2_000))\nworker:\n\(workerLog.suffix(2_000))")
+            #expect(
+                result.status == 0,
+                "loadtest exited \(result.status)\n\(result.stdout.suffix(4_000))\n\(result.stderr.suffix(2_000))\nworker:\n\(workerLog.suffix(2_000))"
+            )
             #expect(result.stdout.contains("RESULT: PASS"))
             #expect(result.stdout.contains("objectives"), "smoke declares objectives; the report shows them")
             let report = root.appendingPathComponent("volumes/reports/loadtest-report")
             for name in ["summary.txt", "report.json", "report.html"] {
-                #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent(name).path), "\(name) not in the reports volume")
+                #expect(
+                    FileManager.default.fileExists(atPath: report.appendingPathComponent(name).path),
+                    "\(name) not in the reports volume")
             }
         }
     }
@@ -45,7 +52,8 @@ struct ComposeStackTests {
         "mock:9101": "salvo-mock-apns.salvo-staging.svc:9101",
     ]
 
-    @Test("the Kubernetes Job's arguments are Compose's loadtest command; the staging mock's are Compose's mock command")
+    @Test(
+        "the Kubernetes Job's arguments are Compose's loadtest command; the staging mock's are Compose's mock command")
     func kubernetesMatchesCompose() throws {
         let compose = try ComposeFile()
         let loadtest = try #require(compose.services["loadtest"]).command.map { argument in
@@ -59,24 +67,32 @@ struct ComposeStackTests {
         // The report directory is on a writable volume: the root filesystem is read-only.
         let reportDirectory = try #require(loadtest.drop { $0 != "--report-dir" }.dropFirst().first)
         let mounts = (jobContainer["volumeMounts"] as? [[String: Any]] ?? []).compactMap { $0["mountPath"] as? String }
-        #expect(mounts.contains { reportDirectory.hasPrefix($0 + "/") }, "\(reportDirectory) is on no mounted volume: \(mounts)")
+        #expect(
+            mounts.contains { reportDirectory.hasPrefix($0 + "/") },
+            "\(reportDirectory) is on no mounted volume: \(mounts)")
         #expect((jobContainer["securityContext"] as? [String: Any])?["readOnlyRootFilesystem"] as? Bool == true)
 
-        let mock = try #require(try RepositoryFiles.manifests("ops/kubernetes/staging-mock/deployment.yaml", kind: "Deployment").first)
+        let mock = try #require(
+            try RepositoryFiles.manifests("ops/kubernetes/staging-mock/deployment.yaml", kind: "Deployment").first)
         let mockContainer = try #require((try Self.podSpec(mock)["containers"] as? [[String: Any]])?.first)
         #expect(mockContainer["args"] as? [String] == compose.services["mock"]?.command)
 
         // The host the Job reads deliveries from is the staging Service, on the admin port.
-        let service = try #require(try RepositoryFiles.manifests("ops/kubernetes/staging-mock/service.yaml", kind: "Service").first)
+        let service = try #require(
+            try RepositoryFiles.manifests("ops/kubernetes/staging-mock/service.yaml", kind: "Service").first)
         #expect((service["metadata"] as? [String: Any])?["name"] as? String == "salvo-mock-apns")
-        let ports = ((service["spec"] as? [String: Any])?["ports"] as? [[String: Any]] ?? []).compactMap { $0["port"] as? Int }
+        let ports = ((service["spec"] as? [String: Any])?["ports"] as? [[String: Any]] ?? []).compactMap {
+            $0["port"] as? Int
+        }
         #expect(Set(ports) == [2197, 9101])
-        let staging = try #require(try RepositoryFiles.yamlDocuments("ops/kubernetes/staging-mock/kustomization.yaml").first as? [String: Any])
+        let staging = try #require(
+            try RepositoryFiles.yamlDocuments("ops/kubernetes/staging-mock/kustomization.yaml").first as? [String: Any])
         #expect(staging["namespace"] as? String == "salvo-staging")
         #expect((job["metadata"] as? [String: Any])?["namespace"] as? String == "salvo-staging")
 
         // Production's kustomization never deploys the mock.
-        let production = try #require(try RepositoryFiles.yamlDocuments("ops/kubernetes/kustomization.yaml").first as? [String: Any])
+        let production = try #require(
+            try RepositoryFiles.yamlDocuments("ops/kubernetes/kustomization.yaml").first as? [String: Any])
         let resources = production["resources"] as? [String] ?? []
         #expect(!resources.contains { $0.contains("staging-mock") || $0.contains("loadtest") })
     }

@@ -46,7 +46,9 @@ import Testing
             let created = try await cluster.admin.createTopics([KafkaNewTopic(name: topic, partitions: 1)])
             #expect(created.first?.outcome == .created)
             let file = try write("{\"ok\":1}\n{\"ok\":2}\n{\"broken\": tru}\n{\"ok\":4}\n")
-            let run = try await CommandRunner.salvo(["enqueue", "--brokers", cluster.brokers, "--topic", topic, file.path])
+            let run = try await CommandRunner.salvo([
+                "enqueue", "--brokers", cluster.brokers, "--topic", topic, file.path,
+            ])
             #expect(run.status != 0)
             #expect(run.stderr.contains("line 3"), "stderr: \(run.stderr)")
             #expect(run.stderr.contains("nothing was sent"))
@@ -60,7 +62,8 @@ import Testing
             let topic = cluster.uniqueName("cli-nokey")
             let file = try write("{\"app\":\"a\"}\n[1,2]\n")
             let run = try await CommandRunner.salvo([
-                "enqueue", "--brokers", cluster.brokers, "--topic", topic, "--key-field", "app", "--create-topic", file.path,
+                "enqueue", "--brokers", cluster.brokers, "--topic", topic, "--key-field", "app", "--create-topic",
+                file.path,
             ])
             #expect(run.status != 0)
             #expect(run.stderr.contains("line 2"), "stderr: \(run.stderr)")
@@ -84,7 +87,9 @@ import Testing
         try await withCLITestCluster { cluster in
             let topic = cluster.uniqueName("cli-unknown")
             let file = try write("{\"ok\":1}\n")
-            let run = try await CommandRunner.salvo(["enqueue", "--brokers", cluster.brokers, "--topic", topic, file.path])
+            let run = try await CommandRunner.salvo([
+                "enqueue", "--brokers", cluster.brokers, "--topic", topic, file.path,
+            ])
             #expect(run.status != 0)
             #expect(run.stderr.contains("topic \(topic) does not exist"), "stderr: \(run.stderr)")
             #expect(run.stderr.contains("--create-topic"))
@@ -98,7 +103,10 @@ import Testing
             let count = 20_000
             let file = try write((0..<count).map { "{\"n\":\($0)}\n" }.joined())
             let run = try await CommandRunner.salvo(
-                ["enqueue", "--brokers", cluster.brokers, "--topic", topic, "--create-topic", "--partitions", "2", "-"],
+                [
+                    "enqueue", "--brokers", cluster.brokers, "--topic", topic, "--create-topic", "--partitions", "2",
+                    "-",
+                ],
                 stdin: file
             )
             #expect(run.status == 0, "stderr: \(run.stderr)")

@@ -12,13 +12,21 @@ struct HostileJobsTests {
     static let delimiter = "\\x1e"
     static let keyDelimiter = "\\x1f"
 
-    @Test("330 mutated jobs (flips, truncations, insertions, nesting, huge numbers, duplicates) on both topics: no crash, each delivered or dead-lettered, offsets at the high watermarks")
+    @Test(
+        "330 mutated jobs (flips, truncations, insertions, nesting, huge numbers, duplicates) on both topics: no crash, each delivered or dead-lettered, offsets at the high watermarks"
+    )
     func mutatedJobs() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-hostile\nseed: 20\n") { stage in
             var mutator = JobMutator(seed: 20)
             let batches = [
-                (topic: stage.jobsTopic, messages: mutator.messages(count: 180, app: WorkerStage.app, perUser: false, idPrefix: "hostile-c")),
-                (topic: stage.priorityTopic, messages: mutator.messages(count: 150, app: WorkerStage.app, perUser: true, idPrefix: "hostile-u")),
+                (
+                    topic: stage.jobsTopic,
+                    messages: mutator.messages(count: 180, app: WorkerStage.app, perUser: false, idPrefix: "hostile-c")
+                ),
+                (
+                    topic: stage.priorityTopic,
+                    messages: mutator.messages(count: 150, app: WorkerStage.app, perUser: true, idPrefix: "hostile-u")
+                ),
             ]
             for batch in batches { try await Self.produce(batch.messages, to: batch.topic, stage: stage) }
 
@@ -26,13 +34,16 @@ struct HostileJobsTests {
             let committed = try await waitUntil(timeout: .seconds(240)) {
                 guard worker.isRunning else { return true }
                 let campaign = try await stage.uncommittedPartitions(of: stage.jobsTopic, group: stage.groupID)
-                let priority = try await stage.uncommittedPartitions(of: stage.priorityTopic, group: "\(stage.groupID).priority")
+                let priority = try await stage.uncommittedPartitions(
+                    of: stage.priorityTopic, group: "\(stage.groupID).priority")
                 return campaign.isEmpty && priority.isEmpty
             }
             #expect(worker.isRunning, "the worker exited:\n\(worker.stderr.suffix(4_000))")
             #expect(committed, "offsets below the high watermarks after 240 s")
             #expect(try await stage.uncommittedPartitions(of: stage.jobsTopic, group: stage.groupID) == [])
-            #expect(try await stage.uncommittedPartitions(of: stage.priorityTopic, group: "\(stage.groupID).priority") == [])
+            #expect(
+                try await stage.uncommittedPartitions(of: stage.priorityTopic, group: "\(stage.groupID).priority") == []
+            )
 
             // Every message: a dead letter naming its coordinates, or an acceptance of one of its tokens.
             let deadLettered = try await Self.deadLetterSources(stage)
@@ -42,7 +53,9 @@ struct HostileJobsTests {
             var counts = (delivered: 0, deadLettered: 0)
             for batch in batches {
                 let coordinates = try await Self.coordinates(of: batch.topic, stage: stage)
-                #expect(coordinates.count == batch.messages.count, "\(batch.topic): \(coordinates.count) messages read back")
+                #expect(
+                    coordinates.count == batch.messages.count, "\(batch.topic): \(coordinates.count) messages read back"
+                )
                 for (index, message) in batch.messages.enumerated() {
                     let source = coordinates[index] ?? "?"
                     if deadLettered.contains(source) {
@@ -50,11 +63,16 @@ struct HostileJobsTests {
                     } else if Self.tokens(of: message).contains(where: { record.acceptedCount[$0] != nil }) {
                         counts.delivered += 1
                     } else {
-                        unaccounted.append("\(source) \(message.mutation): \(String(decoding: message.bytes.prefix(160), as: UTF8.self))")
+                        unaccounted.append(
+                            "\(source) \(message.mutation): \(String(decoding: message.bytes.prefix(160), as: UTF8.self))"
+                        )
                     }
                 }
             }
-            #expect(unaccounted.isEmpty, "\(unaccounted.count) messages neither delivered nor dead-lettered:\n\(unaccounted.prefix(10).joined(separator: "\n"))")
+            #expect(
+                unaccounted.isEmpty,
+                "\(unaccounted.count) messages neither delivered nor dead-lettered:\n\(unaccounted.prefix(10).joined(separator: "\n"))"
+            )
             // Both outcomes occur: the mutations leave some jobs valid and break others.
             #expect(counts.delivered > 20 && counts.deadLettered > 100, "\(counts)")
 

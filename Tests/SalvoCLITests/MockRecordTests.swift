@@ -8,7 +8,8 @@ import Testing
 struct MockRecordTests {
     @Test("a line cut by a concurrent write is left for the next read; whole lines are counted")
     func partialLastLineIsIgnored() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-record-\(UInt64.random(in: 0 ... .max)).ndjson")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-record-\(UInt64.random(in: 0 ... .max)).ndjson")
         defer { try? FileManager.default.removeItem(at: url) }
         let whole = #"{"token":"aa","received_at_ms":5}"# + "\n" + #"{"token":"aa","received_at_ms":9}"# + "\n"
         try Data((whole + #"{"token":"bb","rec"#).utf8).write(to: url)
@@ -24,7 +25,8 @@ struct MockRecordTests {
 
     @Test("a whole line that is not an accepted notification is an error")
     func garbageLineThrows() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-record-\(UInt64.random(in: 0 ... .max)).ndjson")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-record-\(UInt64.random(in: 0 ... .max)).ndjson")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data("{\"nope\":1}\n".utf8).write(to: url)
         #expect(throws: TestFailure.self) { try MockRecord(contentsOf: url) }

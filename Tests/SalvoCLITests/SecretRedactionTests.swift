@@ -39,7 +39,9 @@ struct SecretRedactionTests {
     }
 
     /// Runs `salvo worker` with `environment` added and returns its exit status and all it printed.
-    static func worker(_ arguments: [String], environment: [String: String]) async throws -> (status: Int32?, output: String) {
+    static func worker(
+        _ arguments: [String], environment: [String: String]
+    ) async throws -> (status: Int32?, output: String) {
         let process = try BackgroundProcess.salvo("worker", ["worker"] + arguments, environment: environment)
         let status = await process.waitForExit(timeout: .seconds(60))
         let output = process.stdout + process.stderr
@@ -54,7 +56,9 @@ struct SecretRedactionTests {
         }
     }
 
-    @Test("--check-config withholds every secret-looking or unknown property from the environment and warns about an open key file")
+    @Test(
+        "--check-config withholds every secret-looking or unknown property from the environment and warns about an open key file"
+    )
     func checkConfig() async throws {
         let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -63,7 +67,10 @@ struct SecretRedactionTests {
         let (status, output) = try await Self.worker(["--check-config", file.path], environment: environment)
         #expect(status == 0, "\(output)")
         Self.expectNoSecret(in: output)
-        for name in ["sasl.pasword", "sasl.password", "ssl.keystore.password", "sasl.oauthbearer.client.secret", "some.vendor.token.setting"] {
+        for name in [
+            "sasl.pasword", "sasl.password", "ssl.keystore.password", "sasl.oauthbearer.client.secret",
+            "some.vendor.token.setting",
+        ] {
             #expect(output.contains("\(name)=<redacted>"), "\(name) should be listed as withheld:\n\(output)")
         }
         #expect(output.contains("security.protocol=sasl_ssl"))
@@ -75,12 +82,14 @@ struct SecretRedactionTests {
         #expect(!quiet.contains("warning:"), "\(quiet)")
     }
 
-    @Test("a start that fails because librdkafka refuses a property from the environment prints the property, not its value", arguments: [
-        ["SALVO_KAFKA_PROPERTY_SASL_PASWORD": "hunter2-Qz7misspelled"],
-        // librdkafka quotes a refused value in its own error text.
-        ["SALVO_KAFKA_PROPERTY_SASL_OAUTHBEARER_METHOD": "hunter2-Qz7method"],
-        ["SALVO_KAFKA_PROPERTY_SOME_VENDOR_TOKEN_SETTING": "hunter2-Qz7vendor"],
-    ])
+    @Test(
+        "a start that fails because librdkafka refuses a property from the environment prints the property, not its value",
+        arguments: [
+            ["SALVO_KAFKA_PROPERTY_SASL_PASWORD": "hunter2-Qz7misspelled"],
+            // librdkafka quotes a refused value in its own error text.
+            ["SALVO_KAFKA_PROPERTY_SASL_OAUTHBEARER_METHOD": "hunter2-Qz7method"],
+            ["SALVO_KAFKA_PROPERTY_SOME_VENDOR_TOKEN_SETTING": "hunter2-Qz7vendor"],
+        ])
     func failingStart(_ secret: [String: String]) async throws {
         let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

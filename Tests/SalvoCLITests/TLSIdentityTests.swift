@@ -8,7 +8,9 @@ import Testing
 /// whatever name was asked for).
 @Suite("TLS identity of the APNs server", .serialized)
 struct TLSIdentityTests {
-    @Test("a certificate naming only IP 127.0.0.1 is refused for the DNS host localhost, and works for the IP host 127.0.0.1")
+    @Test(
+        "a certificate naming only IP 127.0.0.1 is refused for the DNS host localhost, and works for the IP host 127.0.0.1"
+    )
     func ipOnlyCertificate() async throws {
         try await TLSIdentityStage.with(certificateFor: ["127.0.0.1"]) { stage in
             let refused = try await stage.send(host: "localhost")

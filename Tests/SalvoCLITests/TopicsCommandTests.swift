@@ -23,7 +23,8 @@ import Testing
             let second = try await CommandRunner.salvo(arguments)
             #expect(second.status == 0, "re-running is not an error: \(second.stderr)")
             for name in names {
-                #expect(second.stdoutText.contains("exists   \(name) (2 partitions)"), "\(name) in: \(second.stdoutText)")
+                #expect(
+                    second.stdoutText.contains("exists   \(name) (2 partitions)"), "\(name) in: \(second.stdoutText)")
             }
         }
     }

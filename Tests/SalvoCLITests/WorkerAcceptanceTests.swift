@@ -18,11 +18,14 @@ struct WorkerAcceptanceTests {
           bad_device_token: 0.005
         """
 
-    @Test("100,000-token campaign + 5,000 per-user jobs: every valid token accepted once, exactly the predicted feedback, all offsets committed, per-user p99 printed")
+    @Test(
+        "100,000-token campaign + 5,000 per-user jobs: every valid token accepted once, exactly the predicted feedback, all offsets committed, per-user p99 printed"
+    )
     func campaignAndPerUser() async throws {
         try await withWorkerStage(scenarioYAML: Self.deadTokenScenario) { stage in
             var fixture = CampaignFixture(seed: 1)
-            fixture.addCampaign(id: "spring", jobs: 100, tokensPerJob: 1_000, app: WorkerStage.app, fate: Self.deadTokens)
+            fixture.addCampaign(
+                id: "spring", jobs: 100, tokensPerJob: 1_000, app: WorkerStage.app, fate: Self.deadTokens)
             let campaignValid = fixture.expected.delivered
             fixture.addPerUser(id: "dm", count: 5_000, app: WorkerStage.app, fate: Self.deadTokens)
             let perUserValid = fixture.expected.delivered.subtracting(campaignValid)
@@ -35,13 +38,17 @@ struct WorkerAcceptanceTests {
             // one burst that would measure its own queueing.
             for wave in stride(from: 0, to: fixture.perUserLines.count, by: 250) {
                 let started = ContinuousClock.now
-                try await stage.enqueue(Array(fixture.perUserLines[wave..<min(wave + 250, fixture.perUserLines.count)]), to: stage.priorityTopic)
+                try await stage.enqueue(
+                    Array(fixture.perUserLines[wave..<min(wave + 250, fixture.perUserLines.count)]),
+                    to: stage.priorityTopic)
                 try await Task.sleep(until: started + .seconds(1))
             }
 
             let record = try await stage.waitForDeliveries(of: fixture.expected.delivered, timeout: .seconds(420))
             let missing = fixture.expected.delivered.filter { record.acceptedCount[$0] == nil }
-            #expect(missing.count == 0, "\(missing.count) valid tokens never reached the mock; worker stderr: \(worker.stderr.suffix(3_000))")
+            #expect(
+                missing.count == 0,
+                "\(missing.count) valid tokens never reached the mock; worker stderr: \(worker.stderr.suffix(3_000))")
             let unexpected = record.acceptedCount.keys.filter { !fixture.expected.delivered.contains($0) }.count
             #expect(unexpected == 0, "the mock accepted \(unexpected) tokens it should have refused")
             #expect(record.duplicates == 0, "\(record.duplicates) duplicate deliveries without any failure injected")
@@ -52,20 +59,28 @@ struct WorkerAcceptanceTests {
             let status = await worker.waitForExit(timeout: .seconds(30))
             #expect(status == 0, "worker exit status \(String(describing: status)): \(worker.stderr.suffix(3_000))")
             #expect(try await stage.uncommittedPartitions(of: stage.jobsTopic, group: stage.groupID) == [])
-            #expect(try await stage.uncommittedPartitions(of: stage.priorityTopic, group: "\(stage.groupID).priority") == [])
+            #expect(
+                try await stage.uncommittedPartitions(of: stage.priorityTopic, group: "\(stage.groupID).priority") == []
+            )
 
             let latencies = try await perUserLatencies(stage, record: record, tokens: perUserValid)
-            let p50 = percentile(latencies, 0.50), p99 = percentile(latencies, 0.99)
-            print("per-user latency during the campaign (enqueue → mock receipt, \(latencies.count) pushes): p50 \(p50) ms, p99 \(p99) ms; campaign still running when they were enqueued: \(campaignStillRunning)")
+            let p50 = percentile(latencies, 0.50)
+            let p99 = percentile(latencies, 0.99)
+            print(
+                "per-user latency during the campaign (enqueue → mock receipt, \(latencies.count) pushes): p50 \(p50) ms, p99 \(p99) ms; campaign still running when they were enqueued: \(campaignStillRunning)"
+            )
             if campaignStillRunning {
                 // Starvation would put per-user pushes behind the rest of the campaign.
                 let campaignSpan = campaignSpanMilliseconds(record, tokens: campaignValid)
-                #expect(p99 < max(campaignSpan / 2, 1_000), "per-user p99 \(p99) ms against a campaign of \(campaignSpan) ms")
+                #expect(
+                    p99 < max(campaignSpan / 2, 1_000),
+                    "per-user p99 \(p99) ms against a campaign of \(campaignSpan) ms")
             }
         }
     }
 
-    private func perUserLatencies(_ stage: WorkerStage, record: MockRecord, tokens: Set<String>) async throws -> [Int64] {
+    private func perUserLatencies(_ stage: WorkerStage, record: MockRecord, tokens: Set<String>) async throws -> [Int64]
+    {
         // Kafka's timestamp of each per-user job, matched to the mock's receipt of its token.
         let result = try await stage.cluster.read(stage.priorityTopic, format: "%T\t%s\n")
         var latencies: [Int64] = []

@@ -8,7 +8,9 @@ import Testing
 /// dead-lettered while its valid ones wait for their due time.
 @Suite("salvo worker: bounds and retry records", .serialized)
 struct WorkerBoundsTests {
-    @Test("--check-config refuses the values that crashed the worker or lifted a memory bound, in one line naming the YAML key and the range")
+    @Test(
+        "--check-config refuses the values that crashed the worker or lifted a memory bound, in one line naming the YAML key and the range"
+    )
     func checkConfigRefusesAbsurdValues() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-bounds\n", partitions: 1) { stage in
             let cases: [(yaml: String, key: String, range: String)] = [
@@ -28,21 +30,26 @@ struct WorkerBoundsTests {
             // The crash of issue 15: streams × connections overflowing the dispatch window.
             let streams = try stage.writeWorkerConfiguration(name: "streams.yaml")
             let text = try String(contentsOf: streams, encoding: .utf8)
-                .replacingOccurrences(of: "connections: 2", with: "connections: 2\n      max_streams: 4611686018427387904")
+                .replacingOccurrences(
+                    of: "connections: 2", with: "connections: 2\n      max_streams: 4611686018427387904")
             try text.write(to: streams, atomically: true, encoding: .utf8)
             let result = try await CommandRunner.salvo(["worker", "--check-config", streams.path])
             #expect(result.status != 0)
-            #expect(result.stderr.contains("apps.shop.pool.max_streams: 4611686018427387904 is out of range 1…1000"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("apps.shop.pool.max_streams: 4611686018427387904 is out of range 1…1000"),
+                "\(result.stderr)")
         }
     }
 
-    @Test("a retry record due in 20 s: its malformed token is dead-lettered at once, its valid token delivered when due")
+    @Test(
+        "a retry record due in 20 s: its malformed token is dead-lettered at once, its valid token delivered when due")
     func retryRecordNotYetDue() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-retry-record\n", partitions: 1) { stage in
             var fixture = CampaignFixture(seed: 17)
             let valid = fixture.token()
             let due = Int64(Date().timeIntervalSince1970 * 1_000) + 20_000
-            let record = #"{"id":"held","app":"shop","payload":{"aps":{"alert":"later"}},"tokens":["\#(valid)","not-a-token"],"retry":{"attempt":2,"due_at_ms":\#(due)}}"#
+            let record =
+                #"{"id":"held","app":"shop","payload":{"aps":{"alert":"later"}},"tokens":["\#(valid)","not-a-token"],"retry":{"attempt":2,"due_at_ms":\#(due)}}"#
             try await stage.enqueue([record], to: stage.retryTopic)
             let worker = try stage.startWorker(try stage.writeWorkerConfiguration(extra: "device_rate_limit: null"))
             let deadLettered = try await waitUntil(timeout: .seconds(15)) { try await stage.deadLetters().count == 1 }

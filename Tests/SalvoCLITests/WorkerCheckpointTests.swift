@@ -10,7 +10,9 @@ import Testing
 struct WorkerCheckpointTests {
     // The issue asks for 2 jobs × 25,000 tokens: a 25,000-token job is 1.7 MB, past Kafka's default
     // message size (and `limits.max_job_bytes`), so the same 50,000 come as 4 jobs × 12,500.
-    @Test("4 jobs × 12,500 tokens at 6,000/s, 2 connections × 1,000 streams, SIGKILL at about half the first job, restart: 0 lost, at most 3,500 duplicates, none thrice")
+    @Test(
+        "4 jobs × 12,500 tokens at 6,000/s, 2 connections × 1,000 streams, SIGKILL at about half the first job, restart: 0 lost, at most 3,500 duplicates, none thrice"
+    )
     func killedMidJobResumesAtTheCheckpoint() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-checkpoint\n", partitions: 1) { stage in
             var fixture = CampaignFixture(seed: 182)
@@ -18,7 +20,9 @@ struct WorkerCheckpointTests {
             try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
             let file = try stage.writeWorkerConfiguration(extra: "device_rate_limit: null")
             let text = try String(contentsOf: file, encoding: .utf8)
-                .replacingOccurrences(of: "    pool:\n", with: "    rate_limit: {per_second: 6000, burst: 600}\n    pool:\n")
+                .replacingOccurrences(
+                    of: "    pool:\n", with: "    rate_limit: {per_second: 6000, burst: 600}\n    pool:\n"
+                )
                 .replacingOccurrences(of: "connections: 2", with: "connections: 2\n      max_streams: 1000")
             try text.write(to: file, atomically: true, encoding: .utf8)
 
@@ -35,8 +39,11 @@ struct WorkerCheckpointTests {
             let missing = fixture.expected.delivered.filter { record.acceptedCount[$0] == nil }
             #expect(missing.isEmpty, "\(missing.count) lost")
             let duplicates = record.acceptedCount.values.filter { $0 > 1 }.count
-            print("SIGKILL mid-job: first worker sent \(sentByFirst), \(duplicates) duplicates of \(record.distinctTokens) after the restart")
-            #expect(duplicates <= 3_500, "\(duplicates) duplicates: more than the in-flight window plus 0.25 s of sending")
+            print(
+                "SIGKILL mid-job: first worker sent \(sentByFirst), \(duplicates) duplicates of \(record.distinctTokens) after the restart"
+            )
+            #expect(
+                duplicates <= 3_500, "\(duplicates) duplicates: more than the in-flight window plus 0.25 s of sending")
             #expect(record.acceptedCount.values.allSatisfy { $0 <= 2 }, "none thrice")
             second.signal(SIGTERM)
             #expect(await second.waitForExit(timeout: .seconds(40)) == 0)

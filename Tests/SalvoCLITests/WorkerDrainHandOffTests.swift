@@ -8,11 +8,14 @@ import Testing
 /// sends only those, not the whole job again.
 @Suite("salvo worker: a drain hands off a begun job", .serialized)
 struct WorkerDrainHandOffTests {
-    @Test("one 6,000-token job at 300/s, SIGTERM mid-job, restart: every token delivered, none more than twice, the handed-off ones once")
+    @Test(
+        "one 6,000-token job at 300/s, SIGTERM mid-job, restart: every token delivered, none more than twice, the handed-off ones once"
+    )
     func drainHandsOffTheRestOfTheJob() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-drain-hand-off\n", partitions: 1) { stage in
             var fixture = CampaignFixture(seed: 18)
-            fixture.addCampaign(id: "rate-limited", jobs: 1, tokensPerJob: 6_000, app: WorkerStage.app, fate: MockTokenFate())
+            fixture.addCampaign(
+                id: "rate-limited", jobs: 1, tokensPerJob: 6_000, app: WorkerStage.app, fate: MockTokenFate())
             try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
             let file = try stage.writeWorkerConfiguration(extra: "device_rate_limit: null")
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -34,7 +37,9 @@ struct WorkerDrainHandOffTests {
             // The first worker's drain committed the job: the second sends only what was handed off.
             let handedOffSentTwice = twice.keys.filter { sentByFirst[$0] == nil }
             #expect(handedOffSentTwice.isEmpty, "\(handedOffSentTwice.count) handed-off notifications sent twice")
-            print("drain hand-off: first worker sent \(sentByFirst.count), duplicates \(twice.count) of \(record.distinctTokens)")
+            print(
+                "drain hand-off: first worker sent \(sentByFirst.count), duplicates \(twice.count) of \(record.distinctTokens)"
+            )
             #expect(twice.count <= 100, "duplicates bounded by what was in flight: \(twice.count)")
             second.signal(SIGTERM)
             #expect(await second.waitForExit(timeout: .seconds(40)) == 0)

@@ -8,7 +8,9 @@ import Testing
 /// for good never blocks its partition.
 @Suite("salvo worker: faults hold work, poison records pass", .serialized)
 struct WorkerFaultToleranceTests {
-    @Test("a total APNs outage longer than the retry schedule: 0 dead letters, everything delivered after recovery, a trickle of requests, bounded memory")
+    @Test(
+        "a total APNs outage longer than the retry schedule: 0 dead letters, everything delivered after recovery, a trickle of requests, bounded memory"
+    )
     func outageHoldsWork() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-outage\nseed: 3\n") { stage in
             // Apple down for 40 s from before the first request. The retry schedule below would
@@ -20,20 +22,25 @@ struct WorkerFaultToleranceTests {
             let atDefaults = environment["SALVO_OUTAGE_DEFAULTS"] == "1"
             let admin = "http://127.0.0.1:\(stage.mockAdminPort)"
             let storm = try await ExternalProcess.run(
-                URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "-X", "POST", "\(admin)/shutdown-storm?seconds=\(outage)"], timeout: .seconds(10))
+                URL(fileURLWithPath: "/usr/bin/curl"),
+                ["-sf", "-X", "POST", "\(admin)/shutdown-storm?seconds=\(outage)"], timeout: .seconds(10))
             #expect(storm.status == 0, "storm started: \(storm.stderr)")
             let stormStarted = ContinuousClock.now
             var fixture = CampaignFixture(seed: 15)
-            fixture.addCampaign(id: "outage", jobs: 10, tokensPerJob: 1_000, app: WorkerStage.app, fate: MockTokenFate())
+            fixture.addCampaign(
+                id: "outage", jobs: 10, tokensPerJob: 1_000, app: WorkerStage.app, fate: MockTokenFate())
             try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
-            let configuration = try stage.writeWorkerConfiguration(extra: atDefaults ? "" : """
-                retry:
-                  backoff: {initial: 100ms, max: 400ms}
-                  batch_window: 20ms
-                outcomes:
-                  max_attempts: 3
-                device_rate_limit: null
-                """)
+            let configuration = try stage.writeWorkerConfiguration(
+                extra: atDefaults
+                    ? ""
+                    : """
+                    retry:
+                      backoff: {initial: 100ms, max: 400ms}
+                      batch_window: 20ms
+                    outcomes:
+                      max_attempts: 3
+                    device_rate_limit: null
+                    """)
             let worker = try stage.startWorker(configuration)
 
             // During the outage: the mock sees a trickle, not a storm.
@@ -43,35 +50,47 @@ struct WorkerFaultToleranceTests {
             print("outage: \(requestsDuringOutage) requests in \(outage - 2) s for 10,000 notifications")
             #expect(requestsDuringOutage < 10 * 10_000)
             let metrics = try await stage.metrics(of: worker)
-            #expect(counterTotal(metrics, "salvo_apns_pool_healthy", containing: "pool=") == 0, "the pool reports unhealthy")
+            #expect(
+                counterTotal(metrics, "salvo_apns_pool_healthy", containing: "pool=") == 0, "the pool reports unhealthy"
+            )
 
-            let record = try await stage.waitForDeliveries(of: fixture.expected.delivered, timeout: .seconds(atDefaults ? 600 : 180))
+            let record = try await stage.waitForDeliveries(
+                of: fixture.expected.delivered, timeout: .seconds(atDefaults ? 600 : 180))
             let missing = fixture.expected.delivered.filter { record.acceptedCount[$0] == nil }
-            #expect(missing.isEmpty, "\(missing.count) notifications not delivered after recovery; stderr: \(worker.stderr.suffix(2_000))")
+            #expect(
+                missing.isEmpty,
+                "\(missing.count) notifications not delivered after recovery; stderr: \(worker.stderr.suffix(2_000))")
             let deadLetters = try await stage.deadLetters()
             #expect(deadLetters.isEmpty, "dead letters: \(deadLetters.prefix(5))")
             let peak = Self.peakResidentMegabytes(of: worker.processIdentifier)
             print("outage: worker peak RSS \(peak) MB")
             #expect(peak > 0 && peak < 300)
-            _ = try await waitUntil(timeout: .seconds(30)) { try await stage.uncommittedPartitions(of: stage.jobsTopic, group: stage.groupID).isEmpty }
+            _ = try await waitUntil(timeout: .seconds(30)) {
+                try await stage.uncommittedPartitions(of: stage.jobsTopic, group: stage.groupID).isEmpty
+            }
             #expect(try await stage.uncommittedPartitions(of: stage.jobsTopic, group: stage.groupID).isEmpty)
         }
     }
 
-    @Test("a 1.2 MB unknown-app job before valid jobs on one partition: a body-less dead letter, the valid jobs delivered, the offset passes it, few log lines")
+    @Test(
+        "a 1.2 MB unknown-app job before valid jobs on one partition: a body-less dead letter, the valid jobs delivered, the offset passes it, few log lines"
+    )
     func poisonRecordPasses() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-poison\n", partitions: 1) { stage in
             let filler = String(repeating: "x", count: 1_200_000)
-            let poison = #"{"id":"poison","app":"nope","token":"\#(String(repeating: "a", count: 64))","payload":{"aps":{"alert":"\#(filler)"}}}"#
+            let poison =
+                #"{"id":"poison","app":"nope","token":"\#(String(repeating: "a", count: 64))","payload":{"aps":{"alert":"\#(filler)"}}}"#
             let file = stage.directory.appendingPathComponent("poison.ndjson")
             try poison.write(to: file, atomically: true, encoding: .utf8)
             // kcat with a larger message.max.bytes: the worker's producer keeps librdkafka's 1 MB.
             let produced = try await CommandRunner.kcat([
-                "-b", stage.cluster.brokers, "-P", "-t", stage.jobsTopic, "-X", "message.max.bytes=4000000", "-l", file.path,
+                "-b", stage.cluster.brokers, "-P", "-t", stage.jobsTopic, "-X", "message.max.bytes=4000000", "-l",
+                file.path,
             ])
             #expect(produced.status == 0, "kcat: \(produced.stderr)")
             var fixture = CampaignFixture(seed: 16)
-            fixture.addCampaign(id: "after-poison", jobs: 5, tokensPerJob: 100, app: WorkerStage.app, fate: MockTokenFate())
+            fixture.addCampaign(
+                id: "after-poison", jobs: 5, tokensPerJob: 100, app: WorkerStage.app, fate: MockTokenFate())
             try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
 
             let started = ContinuousClock.now
@@ -100,7 +119,9 @@ struct WorkerFaultToleranceTests {
             worker.signal(SIGTERM)
             #expect(await worker.waitForExit(timeout: .seconds(30)) == 0)
             let output = worker.stdout + worker.stderr
-            let aboutIt = output.split(separator: "\n").filter { $0.contains("refused") || $0.contains("not acknowledged") }
+            let aboutIt = output.split(separator: "\n").filter {
+                $0.contains("refused") || $0.contains("not acknowledged")
+            }
             #expect(aboutIt.count <= 200, "\(aboutIt.count) log lines about the poison record")
         }
     }
@@ -116,7 +137,8 @@ struct WorkerFaultToleranceTests {
     }
 
     private static func stats(_ admin: String) async throws -> Stats {
-        let result = try await ExternalProcess.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(admin)/stats"], timeout: .seconds(10))
+        let result = try await ExternalProcess.run(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(admin)/stats"], timeout: .seconds(10))
         return try JSONDecoder().decode(Stats.self, from: Data(result.stdoutText.utf8))
     }
 

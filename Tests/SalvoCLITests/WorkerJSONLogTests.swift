@@ -6,7 +6,8 @@ import Testing
 /// Issue 22, item 4: with `log_format: json`, a log shipper never meets a plain-text line.
 @Suite("salvo worker JSON log", .serialized)
 struct WorkerJSONLogTests {
-    @Test("with log_format json in the file, every stdout and stderr line from start to exit parses as a JSON log object")
+    @Test(
+        "with log_format json in the file, every stdout and stderr line from start to exit parses as a JSON log object")
     func everyLineIsJSON() async throws {
         try await withWorkerStage(scenarioYAML: WorkerAcceptanceTests.deadTokenScenario) { stage in
             var fixture = CampaignFixture(seed: 24)
@@ -23,7 +24,8 @@ struct WorkerJSONLogTests {
 
             let stdout = Self.lines(worker.stdout)
             let stderr = Self.lines(worker.stderr)
-            #expect(stdout.count >= 3 && stderr.count >= 3, "stdout \(stdout.count) lines, stderr \(stderr.count) lines")
+            #expect(
+                stdout.count >= 3 && stderr.count >= 3, "stdout \(stdout.count) lines, stderr \(stderr.count) lines")
             for (stream, lines) in [("stdout", stdout), ("stderr", stderr)] {
                 for line in lines {
                     let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -34,9 +36,12 @@ struct WorkerJSONLogTests {
                     }
                 }
             }
-            let messages = stdout.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["msg"] as? String }
+            let messages = stdout.compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["msg"] as? String
+            }
             for announced in ["worker operations on http://", "worker started:", "worker stopped:"] {
-                #expect(messages.contains { $0.hasPrefix(announced) }, "no \"\(announced)\" line on stdout: \(messages)")
+                #expect(
+                    messages.contains { $0.hasPrefix(announced) }, "no \"\(announced)\" line on stdout: \(messages)")
             }
         }
     }
@@ -46,13 +51,16 @@ struct WorkerJSONLogTests {
         let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("worker.yaml")
-        try "kafka: {brokers: [\"127.0.0.1:9\"]}\napps: {}\nlog_format: json\n".write(to: file, atomically: true, encoding: .utf8)
-        let worker = try BackgroundProcess.salvo("worker", ["worker", "--config", file.path], environment: ["SALVO_LOG_FORMAT": "json"])
+        try "kafka: {brokers: [\"127.0.0.1:9\"]}\napps: {}\nlog_format: json\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        let worker = try BackgroundProcess.salvo(
+            "worker", ["worker", "--config", file.path], environment: ["SALVO_LOG_FORMAT": "json"])
         let status = await worker.waitForExit(timeout: .seconds(30))
         #expect(status == 1)
         let lines = Self.lines(worker.stdout + worker.stderr)
         #expect(lines.count == 1, "\(lines)")
-        let object = try #require(lines.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        let object = try #require(
+            lines.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
         #expect(object["level"] as? String == "error")
         #expect((object["msg"] as? String)?.contains("apps") == true, "\(object)")
         await worker.stop()
@@ -65,7 +73,8 @@ struct WorkerJSONLogTests {
         let file = directory.appendingPathComponent("worker.yaml")
         try "kafka: {brokers: [\"127.0.0.1:9\"]}\napps: {}\n".write(to: file, atomically: true, encoding: .utf8)
         let worker = try BackgroundProcess.salvo(
-            "worker", ["worker", "--config", file.path, "--log-format", "text"], environment: ["SALVO_LOG_FORMAT": "json"])
+            "worker", ["worker", "--config", file.path, "--log-format", "text"],
+            environment: ["SALVO_LOG_FORMAT": "json"])
         #expect(await worker.waitForExit(timeout: .seconds(30)) == 1)
         #expect(worker.stderr.hasPrefix("Error: "), "\(worker.stderr)")
         await worker.stop()

@@ -27,7 +27,9 @@ struct WorkerMetricsTests {
                 return missing.isEmpty
             }
             #expect(missing.count == 0, "used by ops/ but not exported: \(missing.sorted())")
-            #expect(counterTotal(scrape, "salvo_notifications_total", containing: "outcome=\"delivered\"") >= Double(fixture.expected.delivered.count))
+            #expect(
+                counterTotal(scrape, "salvo_notifications_total", containing: "outcome=\"delivered\"")
+                    >= Double(fixture.expected.delivered.count))
         }
     }
 }

@@ -8,7 +8,9 @@ import Testing
 /// and only then gives the partitions up; so the second re-sends at most what was in flight.
 @Suite("salvo worker: duplicates of a rebalance", .serialized)
 struct WorkerRevokeDuplicatesTests {
-    @Test("two workers, a mock answering after 1 s, 5-stream pools, the second started mid-run: 0 lost, duplicates at most the in-flight window (10), none thrice")
+    @Test(
+        "two workers, a mock answering after 1 s, 5-stream pools, the second started mid-run: 0 lost, duplicates at most the in-flight window (10), none thrice"
+    )
     func secondWorkerJoiningMidRun() async throws {
         let scenario = "name: e2e-revoke\nlatency: {distribution: fixed, fixed_ms: 1000}\n"
         try await withWorkerStage(scenarioYAML: scenario, partitions: 4) { stage in
@@ -28,7 +30,9 @@ struct WorkerRevokeDuplicatesTests {
             let missing = fixture.expected.delivered.filter { record.acceptedCount[$0] == nil }
             #expect(missing.isEmpty, "\(missing.count) lost")
             let duplicates = record.acceptedCount.values.filter { $0 > 1 }.count
-            let gaveUpEarly = [first, second].flatMap { $0.stderr.split(separator: "\n").filter { $0.contains("revoke went ahead") } }
+            let gaveUpEarly = [first, second].flatMap {
+                $0.stderr.split(separator: "\n").filter { $0.contains("revoke went ahead") }
+            }
             #expect(gaveUpEarly.isEmpty, "a revoke gave up waiting: \(gaveUpEarly)")
             print("rebalance with a second worker: \(duplicates) duplicates of \(record.distinctTokens)")
             #expect(duplicates <= 10, "\(duplicates) duplicates: more than the in-flight window of two workers (2 × 5)")

@@ -15,11 +15,13 @@ struct WorkerRollingRestartTests {
     // with librdkafka's `cgrp` debug log: JoinGroup answers naming the departed member as leader
     // for minutes). Apache Kafka removes a leaving member from the round at once.
     @Test(
-        "rolling restart of 3 workers (6 partitions, a 60,000-token campaign and 3,000 per-user jobs): 0 lost, duplicates at most 1 %, every SIGTERM exits 0, none thrice")
+        "rolling restart of 3 workers (6 partitions, a 60,000-token campaign and 3,000 per-user jobs): 0 lost, duplicates at most 1 %, every SIGTERM exits 0, none thrice"
+    )
     func rollingRestart() async throws {
         try await withWorkerStage(scenarioYAML: "name: e2e-rolling\n", partitions: 6) { stage in
             var fixture = CampaignFixture(seed: 183)
-            fixture.addCampaign(id: "rolling", jobs: 12, tokensPerJob: 5_000, app: WorkerStage.app, fate: MockTokenFate())
+            fixture.addCampaign(
+                id: "rolling", jobs: 12, tokensPerJob: 5_000, app: WorkerStage.app, fate: MockTokenFate())
             fixture.addPerUser(id: "user", count: 3_000, app: WorkerStage.app, fate: MockTokenFate())
             try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
             try await stage.enqueue(fixture.perUserLines, to: stage.priorityTopic)
@@ -36,7 +38,9 @@ struct WorkerRollingRestartTests {
             for index in workers.indices {
                 print("rolling restart: SIGTERM to worker \(index) at \(try stage.record().distinctTokens) accepted")
                 workers[index].signal(SIGTERM)
-                #expect(await workers[index].waitForExit(timeout: .seconds(40)) == 0, "worker \(index) drained and exited 0")
+                #expect(
+                    await workers[index].waitForExit(timeout: .seconds(40)) == 0, "worker \(index) drained and exited 0"
+                )
                 workers[index] = try stage.startWorker(file, name: "worker-\(index)-restarted")
                 let address = try await stage.operationsAddress(of: workers[index])
                 let joined = try await waitUntil(timeout: .seconds(60)) {
@@ -60,7 +64,9 @@ struct WorkerRollingRestartTests {
         }
     }
 
-    @Test("a throttled token's retry does not pin its partition: 20 jobs × 500 tokens complete behind it, SIGKILL 5 s later, restart: at most 500 duplicates of them")
+    @Test(
+        "a throttled token's retry does not pin its partition: 20 jobs × 500 tokens complete behind it, SIGKILL 5 s later, restart: at most 500 duplicates of them"
+    )
     func heldRetryDoesNotPinTheCommit() async throws {
         // One notification per device token per 8 s: the job below sends its token twice, and the
         // second send is answered 429 and retried 10 s later (`retry.too_many_requests`), past

@@ -14,7 +14,9 @@ struct FuzzCorpusReplayTests {
         return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
     }
 
-    @Test("every corpus file runs through its entry point without a crash or a broken invariant", arguments: FuzzTarget.allCases)
+    @Test(
+        "every corpus file runs through its entry point without a crash or a broken invariant",
+        arguments: FuzzTarget.allCases)
     func replay(_ target: FuzzTarget) throws {
         let files = Self.corpus(target)
         #expect(files.count >= 5, "Fuzz/Corpus/\(target.rawValue) should hold seeds")
@@ -31,7 +33,8 @@ struct FuzzCorpusReplayTests {
     @Test("the valid worker-configuration seeds load, key and certificate files included")
     func configurationSeedsReachPastCredentials() throws {
         for name in ["minimal.yaml", "example-adapted.yaml", "h2c-mock.yaml"] {
-            let file = RepositoryFiles.root.appendingPathComponent("Fuzz/Corpus/\(FuzzTarget.workerConfiguration.rawValue)/\(name)")
+            let file = RepositoryFiles.root.appendingPathComponent(
+                "Fuzz/Corpus/\(FuzzTarget.workerConfiguration.rawValue)/\(name)")
             #expect(FuzzTarget.workerConfigurationLoads(Array(try Data(contentsOf: file))), "\(name) should load")
         }
     }

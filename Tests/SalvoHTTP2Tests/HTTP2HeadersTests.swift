@@ -28,7 +28,10 @@ import Testing
         headers.add(name: "empty", value: "")
         #expect(headers.firstBytes(name: "authorization") == ByteBuffer(string: "bearer abc"))
         #expect(headers.first(name: "empty") == "")
-        #expect(Array(headers) == [HTTP2Header(name: "authorization", value: "bearer abc"), HTTP2Header(name: "empty", value: "")])
+        #expect(
+            Array(headers) == [
+                HTTP2Header(name: "authorization", value: "bearer abc"), HTTP2Header(name: "empty", value: ""),
+            ])
     }
 
     @Test func appendingListsAndEquality() {
@@ -41,7 +44,8 @@ import Testing
     }
 
     @Test func requestPutsPseudoHeadersFirst() {
-        let request = HTTP2Request(authority: "api.push.apple.com", path: "/3/device/t", headers: ["apns-push-type": "alert"])
+        let request = HTTP2Request(
+            authority: "api.push.apple.com", path: "/3/device/t", headers: ["apns-push-type": "alert"])
         #expect(request.headers.map(\.name) == [":method", ":scheme", ":authority", ":path", "apns-push-type"])
         #expect(request.method == "POST")
         #expect(request.headers.first { $0.isPseudoHeader == false }?.value == "alert")

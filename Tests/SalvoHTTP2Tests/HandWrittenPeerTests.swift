@@ -53,7 +53,8 @@ import Testing
         defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 443)).wait()
         let promise = loop.makePromise(of: HTTP2Response.self)
-        handler.submit(HTTP2Request(authority: "localhost", path: "/x"), deadline: loop.now + .seconds(1), promise: promise)
+        handler.submit(
+            HTTP2Request(authority: "localhost", path: "/x"), deadline: loop.now + .seconds(1), promise: promise)
         handler.flush()
         var sent = FrameLog(expectsPreface: true)
         while let bytes = try channel.readOutbound(as: ByteBuffer.self) { sent.append(bytes) }

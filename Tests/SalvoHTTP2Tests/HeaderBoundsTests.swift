@@ -61,7 +61,8 @@ import Testing
     }
 
     @Test func clientFailsAnOversizedResponseWithoutResettingIt() throws {
-        let connection = try InMemoryConnection(policy: .respond { _ in HTTP2Response(status: 200, headers: Self.manyFields(3_000)) })
+        let connection = try InMemoryConnection(
+            policy: .respond { _ in HTTP2Response(status: 200, headers: Self.manyFields(3_000)) })
         defer { connection.close() }
         let request = connection.send(path: "/p")
         try connection.interact()

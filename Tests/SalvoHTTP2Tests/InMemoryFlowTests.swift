@@ -141,7 +141,9 @@ import Testing
         #expect(connection.clientHandler.openStreamCount == 0)
 
         // A late response for the reset stream is dropped by the server, not sent twice.
-        #expect(throws: HTTP2Error.self) { try connection.serverHandler.respond(streamID: 1, HTTP2Response(status: 200)) }
+        #expect(throws: HTTP2Error.self) {
+            try connection.serverHandler.respond(streamID: 1, HTTP2Response(status: 200))
+        }
     }
 
     @Test func timeoutOfAQueuedRequestDropsItUnsent() throws {
@@ -205,7 +207,8 @@ import Testing
             goAway = log.frames(ofType: FrameLog.goAway).first ?? goAway
         }
         let payload = try #require(goAway?.payload)
-        #expect(payload.getInteger(at: payload.readerIndex + 4, as: UInt32.self) == HTTP2ErrorCode.protocolError.rawValue)
+        #expect(
+            payload.getInteger(at: payload.readerIndex + 4, as: UInt32.self) == HTTP2ErrorCode.protocolError.rawValue)
         #expect(pending.settled?.http2Error?.code == .connectionLost)
         #expect(!connection.client.isActive)
     }

@@ -108,8 +108,12 @@ import Testing
         try connection.serverHandler.respond(streamID: streamID, HTTP2Response(status: 200))
         try connection.interact()
         #expect(future.settled?.response?.status == 200)
-        #expect(throws: HTTP2Error.self) { try connection.serverHandler.respond(streamID: streamID, HTTP2Response(status: 200)) }
-        #expect(throws: HTTP2Error.self) { try connection.serverHandler.respond(streamID: 99, HTTP2Response(status: 200)) }
+        #expect(throws: HTTP2Error.self) {
+            try connection.serverHandler.respond(streamID: streamID, HTTP2Response(status: 200))
+        }
+        #expect(throws: HTTP2Error.self) {
+            try connection.serverHandler.respond(streamID: 99, HTTP2Response(status: 200))
+        }
     }
 
     @Test func modeMismatchesAreRefused() throws {
@@ -118,7 +122,9 @@ import Testing
         let promise = connection.loop.makePromise(of: HTTP2Response.self)
         connection.serverHandler.submit(HTTP2Request(authority: "a", path: "/"), promise: promise)
         #expect(promise.futureResult.settled?.http2Error?.code == .invalidOperation)
-        #expect(throws: HTTP2Error.self) { try connection.clientHandler.respond(streamID: 1, HTTP2Response(status: 200)) }
+        #expect(throws: HTTP2Error.self) {
+            try connection.clientHandler.respond(streamID: 1, HTTP2Response(status: 200))
+        }
     }
 
     @Test func pipelineWritesSubmitRequests() throws {

@@ -54,9 +54,12 @@ import Testing
         for index in 0..<20 {
             let result = try await ExternalProcess.run(
                 "/usr/bin/curl",
-                ["--http2-prior-knowledge", "--silent", "-H", "apns-topic: com.example.app", "--data", "hello-\(index)",
-                 "--write-out", " %{http_code} %{http_version} %header{x-path}", "--output", "-",
-                 "http://127.0.0.1:\(server.port)/3/device/\(index)"])
+                [
+                    "--http2-prior-knowledge", "--silent", "-H", "apns-topic: com.example.app", "--data",
+                    "hello-\(index)",
+                    "--write-out", " %{http_code} %{http_version} %header{x-path}", "--output", "-",
+                    "http://127.0.0.1:\(server.port)/3/device/\(index)",
+                ])
             #expect(result.status == 0)
             outputs.append(result.stdoutText)
         }
@@ -67,16 +70,21 @@ import Testing
     @Test func serverAnswersH2load() async throws {
         let group = MultiThreadedEventLoopGroup.singleton
         let server = try await LoopbackServer.start(group: group)
-        let body = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-h2load-\(UUID().uuidString).json")
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-h2load-\(UUID().uuidString).json")
         try Data(#"{"aps":{"alert":"hello"}}"#.utf8).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
         let result = try await ExternalProcess.run(
             "/usr/bin/h2load",
-            ["-n", "500", "-c", "2", "-m", "50", "-d", body.path, "-H", "apns-topic: com.example.app",
-             "http://127.0.0.1:\(server.port)/3/device/\(Self.token)"])
+            [
+                "-n", "500", "-c", "2", "-m", "50", "-d", body.path, "-H", "apns-topic: com.example.app",
+                "http://127.0.0.1:\(server.port)/3/device/\(Self.token)",
+            ])
         await server.close()
         #expect(result.status == 0)
-        #expect(result.stdoutText.contains("requests: 500 total, 500 started, 500 done, 500 succeeded, 0 failed, 0 errored"))
+        #expect(
+            result.stdoutText.contains("requests: 500 total, 500 started, 500 done, 500 succeeded, 0 failed, 0 errored")
+        )
         #expect(result.stdoutText.contains("status codes: 500 2xx"))
     }
 }

@@ -11,7 +11,8 @@ import Testing
         #expect(machine.submitRequest() == .submit)
         #expect(machine.submitRequest() == .submit)
         #expect(machine.credit.available == 0)
-        #expect(machine.streamFinished() == .creditAvailable(HTTP2StreamCredit(maxConcurrentStreams: 2, openStreams: 1)))
+        #expect(
+            machine.streamFinished() == .creditAvailable(HTTP2StreamCredit(maxConcurrentStreams: 2, openStreams: 1)))
         // Not exhausted any more: the next release is not news.
         #expect(machine.streamFinished() == .none)
     }
@@ -22,7 +23,9 @@ import Testing
         for _ in 0..<3 { _ = machine.submitRequest() }
         #expect(machine.remoteSettingsChanged(maxConcurrentStreams: 1) == .none)
         #expect(machine.credit.available == 0)
-        #expect(machine.remoteSettingsChanged(maxConcurrentStreams: 10) == .creditAvailable(HTTP2StreamCredit(maxConcurrentStreams: 10, openStreams: 3)))
+        #expect(
+            machine.remoteSettingsChanged(maxConcurrentStreams: 10)
+                == .creditAvailable(HTTP2StreamCredit(maxConcurrentStreams: 10, openStreams: 3)))
     }
 
     @Test func goAwayRefusesNewRequestsAndOnlyLowersTheLastStream() {
@@ -53,6 +56,8 @@ import Testing
         var configuration = HTTP2SessionHandler.Configuration()
         #expect(throws: Never.self) { try configuration.validate() }
         configuration.connectionWindowSize = 1
-        #expect { try configuration.validate() } throws: { ($0 as? HTTP2Error)?.message.contains("connectionWindowSize") == true }
+        #expect { try configuration.validate() } throws: {
+            ($0 as? HTTP2Error)?.message.contains("connectionWindowSize") == true
+        }
     }
 }

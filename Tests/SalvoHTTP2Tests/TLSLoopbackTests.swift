@@ -19,10 +19,11 @@ import Testing
         let responses = try await client.send(
             count: 300, authority: "localhost", scheme: "https", path: { "/3/device/\($0)" }, body: #"{"aps":{}}"#)
         #expect(responses.count == 300)
-        #expect(responses.enumerated().allSatisfy { index, response in
-            response.status == 200 && response.headers.first(name: "x-path") == "/3/device/\(index)"
-                && response.body.map { String(buffer: $0) } == #"{"aps":{}}"#
-        })
+        #expect(
+            responses.enumerated().allSatisfy { index, response in
+                response.status == 200 && response.headers.first(name: "x-path") == "/3/device/\(index)"
+                    && response.body.map { String(buffer: $0) } == #"{"aps":{}}"#
+            })
         await client.close()
         await server.close()
     }

@@ -7,10 +7,13 @@ import Testing
     @Test func createListAndDeleteTopicsIsIdempotent() async throws {
         let brokers = try KafkaTestCluster.tansuBrokers()
         print("librdkafka under test: \(RDKafkaLibrary.version)")
-        let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(brokers: brokers), logger: KafkaTestCluster.logger)
+        let admin = try KafkaAdmin(
+            configuration: KafkaClientConfiguration(brokers: brokers), logger: KafkaTestCluster.logger)
         let name = "salvo-admin-\(UInt32.random(in: 0...UInt32.max))"
         do {
-            let created = try await admin.createTopics([KafkaNewTopic(name: name, partitions: 3, configs: ["cleanup.policy": "delete"])])
+            let created = try await admin.createTopics([
+                KafkaNewTopic(name: name, partitions: 3, configs: ["cleanup.policy": "delete"])
+            ])
             #expect(created == [KafkaTopicCreationResult(name: name, outcome: .created)])
             let again = try await admin.createTopics([KafkaNewTopic(name: name, partitions: 3)])
             #expect(again == [KafkaTopicCreationResult(name: name, outcome: .alreadyExists)])
@@ -44,7 +47,8 @@ import Testing
 
     @Test func unreachableBrokerFailsWithinTheTimeoutAndSaysWhy() async throws {
         // Port 1 on loopback: nothing listens there, so connections are refused at once.
-        let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(brokers: ["127.0.0.1:1"]), logger: KafkaTestCluster.logger)
+        let admin = try KafkaAdmin(
+            configuration: KafkaClientConfiguration(brokers: ["127.0.0.1:1"]), logger: KafkaTestCluster.logger)
         let start = ContinuousClock.now
         let error = await #expect(throws: KafkaError.self) {
             try await admin.topics(timeout: .seconds(2))
@@ -54,11 +58,13 @@ import Testing
         #expect(elapsed < .seconds(10))
         #expect(error?.code == .brokerUnavailable || error?.code == .timedOut)
         #expect(error?.isRetriable == true)
-        #expect(error?.message.contains("Connection refused") == true, "librdkafka's reason: \(String(describing: error))")
+        #expect(
+            error?.message.contains("Connection refused") == true, "librdkafka's reason: \(String(describing: error))")
     }
 
     @Test func closedAdminRefusesRequests() async throws {
-        let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(brokers: ["127.0.0.1:1"]), logger: KafkaTestCluster.logger)
+        let admin = try KafkaAdmin(
+            configuration: KafkaClientConfiguration(brokers: ["127.0.0.1:1"]), logger: KafkaTestCluster.logger)
         await admin.close()
         let error = await #expect(throws: KafkaError.self) { try await admin.topics(timeout: .seconds(1)) }
         #expect(error?.code == .shutdown)

@@ -1,7 +1,8 @@
 import CRdKafka
-@testable import SalvoKafka
 import Logging
 import Testing
+
+@testable import SalvoKafka
 
 @Suite struct KafkaConfigurationTests {
     let client = KafkaClientConfiguration(bootstrapServers: " a:9092, b:9093 ,")

@@ -27,7 +27,9 @@ import Testing
     }
 
     @Test(arguments: Self.cases)
-    func membersSplitPartitionsAndTheSurvivorTakesOver(backend: KafkaTestBackend, strategy: KafkaAssignmentStrategy) async throws {
+    func membersSplitPartitionsAndTheSurvivorTakesOver(
+        backend: KafkaTestBackend, strategy: KafkaAssignmentStrategy
+    ) async throws {
         try await withKafkaTestCluster(backend) { cluster in
             let total = 2_000
             let topic = try await cluster.makeTopic(partitions: 4)
@@ -45,7 +47,8 @@ import Testing
                 let (a, b) = (leaver.assignment, survivor.assignment)
                 return !a.isEmpty && !b.isEmpty && a.isDisjoint(with: b) && a.union(b) == all
             }
-            #expect(split, "both members got a non-empty, disjoint share: \(leaver.assignment) / \(survivor.assignment)")
+            #expect(
+                split, "both members got a non-empty, disjoint share: \(leaver.assignment) / \(survivor.assignment)")
             let leaverShare = leaver.assignment
 
             // The leaver processes 100 messages but leaves its last 5 unfinished.
@@ -81,7 +84,8 @@ import Testing
             }
 
             let everything = try await KafkaTestTraffic.eventually(timeout: .seconds(60)) {
-                Set((leaverLog.all + survivorLog.all).compactMap { KafkaTestTraffic.index(of: $0.message) }).count == total
+                Set((leaverLog.all + survivorLog.all).compactMap { KafkaTestTraffic.index(of: $0.message) }).count
+                    == total
             }
             survivorTask.cancel()
             _ = await survivorTask.result
@@ -97,7 +101,9 @@ import Testing
                 let partition = entry.message.topicPartition
                 uncommittedFrom[partition] = min(uncommittedFrom[partition] ?? .max, entry.message.offset)
             }
-            let processedByLeaver = Dictionary(grouping: leaverEntries.map(\.message)) { "\($0.topicPartition)/\($0.offset)" }
+            let processedByLeaver = Dictionary(grouping: leaverEntries.map(\.message)) {
+                "\($0.topicPartition)/\($0.offset)"
+            }
             var duplicates = 0
             var seenBySurvivor: [String: KafkaOffsetTracker.MarkResult?] = [:]
             for entry in survivorEntries {
@@ -113,7 +119,9 @@ import Testing
                 }
                 seenBySurvivor[key] = entry.result
             }
-            print("\(backend) \(strategy): leaver processed \(leaverEntries.count), survivor \(survivorEntries.count), duplicates \(duplicates)")
+            print(
+                "\(backend) \(strategy): leaver processed \(leaverEntries.count), survivor \(survivorEntries.count), duplicates \(duplicates)"
+            )
             #expect(duplicates >= 5, "the leaver's 5 unfinished messages are processed again")
         }
     }

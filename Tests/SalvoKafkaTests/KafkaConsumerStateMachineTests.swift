@@ -1,6 +1,7 @@
-@testable import SalvoKafka
 import SalvoTestSupport
 import Testing
+
+@testable import SalvoKafka
 
 @Suite struct KafkaConsumerStateMachineTests {
     typealias Machine = KafkaConsumer.StateMachine<Int, ManualClock>
@@ -10,7 +11,8 @@ import Testing
     let clock = ManualClock()
 
     func message(_ partition: KafkaTopicPartition, _ offset: Int64) -> KafkaConsumerMessage {
-        KafkaConsumerMessage(topicPartition: partition, offset: offset, key: nil, value: [1], headers: [], timestampMilliseconds: nil)
+        KafkaConsumerMessage(
+            topicPartition: partition, offset: offset, key: nil, value: [1], headers: [], timestampMilliseconds: nil)
     }
 
     func makeMachine(capacity: Int = 4) -> Machine {

@@ -1,10 +1,12 @@
 import CRdKafka
-@testable import SalvoKafka
 import Testing
+
+@testable import SalvoKafka
 
 @Suite struct KafkaErrorTests {
     @Test func librdkafkaErrorsKeepTheirNameTextAndClass() {
-        let transport = KafkaError.rdKafka(RD_KAFKA_RESP_ERR__TRANSPORT, context: "connect", detail: "Connection refused")
+        let transport = KafkaError.rdKafka(
+            RD_KAFKA_RESP_ERR__TRANSPORT, context: "connect", detail: "Connection refused")
         #expect(transport.code == .brokerUnavailable)
         #expect(transport.isRetriable)
         #expect(!transport.isFatal)
@@ -15,7 +17,8 @@ import Testing
         #expect(tooLarge.code == .messageRejected)
         #expect(!tooLarge.isRetriable)
 
-        let fatal = KafkaError.rdKafka(RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, context: "produce", isFatal: true)
+        let fatal = KafkaError.rdKafka(
+            RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, context: "produce", isFatal: true)
         #expect(fatal.code == .fatal)
         #expect(fatal.isFatal)
         #expect(!fatal.isRetriable)

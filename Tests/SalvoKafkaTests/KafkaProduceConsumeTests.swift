@@ -14,7 +14,9 @@ import Testing
                 configuration: cluster.consumerConfiguration(group: "\(topic)-g", topics: [topic]),
                 logger: KafkaTestCluster.logger
             )
-            let messages = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(60)) { $0.count >= 10_000 }
+            let messages = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(60)) {
+                $0.count >= 10_000
+            }
             try await consumer.close()
 
             let indices = messages.compactMap(KafkaTestTraffic.index(of:))
@@ -97,7 +99,9 @@ import Testing
                 configuration: cluster.consumerConfiguration(group: group, topics: [topic]),
                 logger: KafkaTestCluster.logger
             )
-            let redelivered = try await KafkaTestTraffic.collect(from: restarted, timeout: .seconds(60)) { $0.count >= 4 }
+            let redelivered = try await KafkaTestTraffic.collect(from: restarted, timeout: .seconds(60)) {
+                $0.count >= 4
+            }
             try await restarted.close()
             #expect(redelivered.map(\.offset) == [2, 3, 4, 5], "restart at the unfinished message")
         }
@@ -128,7 +132,9 @@ import Testing
 
             consumer.resume([paused])
             let remaining = 200 - pausedCountBefore
-            let afterResume = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(30)) { $0.count >= remaining }
+            let afterResume = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(30)) {
+                $0.count >= remaining
+            }
             try await consumer.close()
             let offsets = (before + afterResume).filter { $0.topicPartition == paused }.map(\.offset)
             #expect(offsets == Array(0..<200), "resumed where it stopped, nothing lost or repeated")
@@ -143,7 +149,9 @@ import Testing
             var configuration = cluster.consumerConfiguration(group: "\(topic)-g", topics: [topic])
             configuration.bufferCapacity = 8
             let consumer = try KafkaConsumer(configuration: configuration, logger: KafkaTestCluster.logger)
-            let messages = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(60)) { $0.count >= 1_000 }
+            let messages = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(60)) {
+                $0.count >= 1_000
+            }
             let lag = try await consumer.lag()
             try await consumer.close()
             #expect(messages.count == 1_000)

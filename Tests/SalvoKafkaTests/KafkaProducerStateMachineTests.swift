@@ -1,6 +1,7 @@
-@testable import SalvoKafka
 import SalvoTestSupport
 import Testing
+
+@testable import SalvoKafka
 
 @Suite struct KafkaProducerStateMachineTests {
     typealias Machine = KafkaProducer.StateMachine<String, Int, ManualClock>

@@ -48,12 +48,14 @@ import Testing
         try await withKafkaTestCluster(.embedded) { cluster in
             let topics = [try await cluster.makeTopic(partitions: 1), try await cluster.makeTopic(partitions: 1)]
             let producer = try KafkaProducer(
-                configuration: KafkaProducerConfiguration(client: cluster.clientConfiguration()), logger: KafkaTestCluster.logger)
+                configuration: KafkaProducerConfiguration(client: cluster.clientConfiguration()),
+                logger: KafkaTestCluster.logger)
             for index in 0..<6 {
                 let topic = topics[index % 2]
-                _ = try await producer.send(KafkaProducerMessage(
-                    topic: topic, key: Array("k\(index)".utf8), value: Array("\(topic)/\(index)".utf8),
-                    headers: [KafkaHeader(key: "trace", value: "t\(index)")]))
+                _ = try await producer.send(
+                    KafkaProducerMessage(
+                        topic: topic, key: Array("k\(index)".utf8), value: Array("\(topic)/\(index)".utf8),
+                        headers: [KafkaHeader(key: "trace", value: "t\(index)")]))
             }
             await producer.shutdown()
 
@@ -64,7 +66,9 @@ import Testing
             try await consumer.close()
             #expect(received.count == 6)
             #expect(received.allSatisfy { $0.key == nil && $0.headers.isEmpty })
-            #expect(received.allSatisfy { String(decoding: $0.value, as: UTF8.self).hasPrefix($0.topic + "/") }, "\(received.map(\.topic))")
+            #expect(
+                received.allSatisfy { String(decoding: $0.value, as: UTF8.self).hasPrefix($0.topic + "/") },
+                "\(received.map(\.topic))")
             #expect(Set(received.map(\.topic)) == Set(topics))
         }
     }
@@ -77,7 +81,8 @@ import Testing
             let producer = try KafkaProducer(configuration: configuration, logger: KafkaTestCluster.logger)
             let delivered = Mutex(0)
             for index in 0..<300 {
-                try await producer.enqueue(KafkaProducerMessage(topic: topic, value: KafkaTestTraffic.value(index))) { result in
+                try await producer.enqueue(KafkaProducerMessage(topic: topic, value: KafkaTestTraffic.value(index))) {
+                    result in
                     if case .success = result { delivered.withLock { $0 += 1 } }
                 }
                 #expect(producer.outstandingCount <= 5 + 1)
@@ -111,7 +116,8 @@ import Testing
         )
         let failures = Mutex<[KafkaError]>([])
         for index in 0..<10 {
-            try await producer.enqueue(KafkaProducerMessage(topic: "nowhere", value: KafkaTestTraffic.value(index))) { result in
+            try await producer.enqueue(KafkaProducerMessage(topic: "nowhere", value: KafkaTestTraffic.value(index))) {
+                result in
                 if case .failure(let error) = result { failures.withLock { $0.append(error) } }
             }
         }
@@ -123,7 +129,9 @@ import Testing
         let sendResult = await pending.result
         #expect(throws: KafkaError.self) { try sendResult.get() }
         #expect(failures.withLock { $0.count } == 10, "every enqueued message got its report")
-        let refused = await #expect(throws: KafkaError.self) { try await producer.send(KafkaProducerMessage(topic: "t", value: [])) }
+        let refused = await #expect(throws: KafkaError.self) {
+            try await producer.send(KafkaProducerMessage(topic: "t", value: []))
+        }
         #expect(refused?.code == .shutdown)
     }
 

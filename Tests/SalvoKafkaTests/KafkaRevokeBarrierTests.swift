@@ -7,11 +7,15 @@ import Testing
 /// member never receives it. With `cooperative-sticky` (embedded cluster only: Tansu cannot run
 /// it) only the partitions that move are revoked; with `range` every partition is.
 @Suite struct KafkaRevokeBarrierTests {
-    static let cases: [(KafkaTestBackend, KafkaAssignmentStrategy)] = [(.tansu, .range), (.embedded, .cooperativeSticky)]
+    static let cases: [(KafkaTestBackend, KafkaAssignmentStrategy)] = [
+        (.tansu, .range), (.embedded, .cooperativeSticky),
+    ]
 
     /// The first member's messages, received but "in flight" until the barrier finishes them.
     final class InFlight: Sendable {
-        private let state = Mutex<(held: [KafkaConsumerMessage], finished: Set<String>, barriers: [[KafkaTopicPartition]])>(([], [], []))
+        private let state = Mutex<
+            (held: [KafkaConsumerMessage], finished: Set<String>, barriers: [[KafkaTopicPartition]])
+        >(([], [], []))
 
         func hold(_ message: KafkaConsumerMessage) { state.withLock { $0.held.append(message) } }
 
@@ -42,7 +46,9 @@ import Testing
     }
 
     @Test(arguments: Self.cases)
-    func workFinishedInTheBarrierIsCommittedBeforeThePartitionsMove(backend: KafkaTestBackend, strategy: KafkaAssignmentStrategy) async throws {
+    func workFinishedInTheBarrierIsCommittedBeforeThePartitionsMove(
+        backend: KafkaTestBackend, strategy: KafkaAssignmentStrategy
+    ) async throws {
         try await withKafkaTestCluster(backend) { cluster in
             let topic = try await cluster.makeTopic(partitions: 4)
             try await KafkaTestTraffic.produce(cluster, topic: topic, count: 400, partitions: 4)
@@ -58,7 +64,8 @@ import Testing
                     done()
                 }
             }
-            let first = try KafkaConsumer(configuration: configuration, logger: KafkaTestCluster.logger, revokeBarrier: barrier)
+            let first = try KafkaConsumer(
+                configuration: configuration, logger: KafkaTestCluster.logger, revokeBarrier: barrier)
             box.consumer.withLock { $0 = first }
             let firstTask = Task {
                 for try await message in first.messages { inFlight.hold(message) }
@@ -83,18 +90,23 @@ import Testing
             // Everything the first member held of the moved partitions was finished in the barrier:
             // the second member starts after it and receives only what is produced now.
             try await KafkaTestTraffic.produce(cluster, topic: topic, count: 100, partitions: 4, first: 400)
-            let receiving = try await KafkaTestTraffic.eventually(timeout: .seconds(30)) { received.withLock { !$0.isEmpty } }
+            let receiving = try await KafkaTestTraffic.eventually(timeout: .seconds(30)) {
+                received.withLock { !$0.isEmpty }
+            }
             #expect(receiving, "the second member receives new messages")
             let barriers = inFlight.barriers
             #expect(!barriers.isEmpty, "the barrier ran before partitions moved")
             let finished = inFlight.finished
             #expect(!finished.isEmpty, "the barrier finished held messages")
             let redelivered = Set(received.withLock { $0 }).intersection(finished)
-            #expect(redelivered.isEmpty, "messages finished in the barrier reached the new member: \(redelivered.sorted().prefix(5))")
+            #expect(
+                redelivered.isEmpty,
+                "messages finished in the barrier reached the new member: \(redelivered.sorted().prefix(5))")
             if strategy == .cooperativeSticky {
                 let revoked = Set(barriers.flatMap { $0 })
                 #expect(revoked.count < 4, "cooperative-sticky revokes only what moves: \(revoked)")
-                #expect(revoked.isSubset(of: second.assignment), "the revoked partitions are the ones the new member got")
+                #expect(
+                    revoked.isSubset(of: second.assignment), "the revoked partitions are the ones the new member got")
             } else {
                 #expect(Set(barriers.first ?? []) == all, "range (eager) revokes every partition first")
             }

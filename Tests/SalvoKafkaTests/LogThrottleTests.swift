@@ -1,4 +1,3 @@
-import SalvoTestSupport
 import Logging
 import SalvoKafka
 import SalvoTestSupport
@@ -49,8 +48,13 @@ import Testing
             if tick % 5 == 3 {
                 for _ in 0..<42 {
                     switch throttle.shouldLog("FAIL", detail: "Connect failed", now: clock.now) {
-                    case .log: lines += 1; written += 1
-                    case .logWithSuppressed(let count): lines += 1; written += 1; counted += count
+                    case .log:
+                        lines += 1
+                        written += 1
+                    case .logWithSuppressed(let count):
+                        lines += 1
+                        written += 1
+                        counted += count
                     case .suppress: break
                     }
                 }
@@ -72,9 +76,10 @@ import Testing
         _ = throttle.shouldLog("COMMITFAIL", detail: "last", now: clock.now)
         #expect(throttle.dueSummaries(now: clock.now) == [], "the interval has not passed")
         clock.advance(by: .seconds(8))
-        #expect(throttle.dueSummaries(now: clock.now) == [
-            .init(key: "COMMITFAIL", suppressed: 2, level: .warning, lastDetail: "last", since: .seconds(10))
-        ])
+        #expect(
+            throttle.dueSummaries(now: clock.now) == [
+                .init(key: "COMMITFAIL", suppressed: 2, level: .warning, lastDetail: "last", since: .seconds(10))
+            ])
         #expect(throttle.dueSummaries(now: clock.now) == [], "written once")
     }
 
@@ -110,9 +115,10 @@ import Testing
         _ = throttle.shouldLog("FAIL", detail: "refused", now: clock.now)
         _ = throttle.shouldLog("REQTMOUT", now: clock.now)
         clock.advance(by: .seconds(3))
-        #expect(throttle.remainingSummaries(now: clock.now) == [
-            .init(key: "FAIL", suppressed: 1, level: .warning, lastDetail: "refused", since: .seconds(3))
-        ], "REQTMOUT left nothing out")
+        #expect(
+            throttle.remainingSummaries(now: clock.now) == [
+                .init(key: "FAIL", suppressed: 1, level: .warning, lastDetail: "refused", since: .seconds(3))
+            ], "REQTMOUT left nothing out")
         #expect(throttle.trackedKinds == 0)
     }
 

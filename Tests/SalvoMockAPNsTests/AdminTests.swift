@@ -1,11 +1,10 @@
+import Foundation
 import NIOCore
 import SalvoAPNs
 import SalvoHTTP2
 import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
-
-import Foundation
 
 @Suite("Admin listener: /stats, /metrics and controls, read with curl")
 struct AdminTests {
@@ -25,7 +24,8 @@ struct AdminTests {
         try await MockFixture.withServer(self.configure) { server, addresses in
             let admin = "http://\(try #require(addresses.adminEndpoint))"
             let client = try await TestAPNsClient.connect(port: addresses.port, tls: nil)
-            _ = await client.sendAll((0..<4).map { _ in TestPush().request } + [TestPush().with("apns-topic", nil).request])
+            _ = await client.sendAll(
+                (0..<4).map { _ in TestPush().request } + [TestPush().with("apns-topic", nil).request])
             await client.close()
 
             let statsOutput = try await self.curl(["\(admin)/stats"])
@@ -56,7 +56,9 @@ struct AdminTests {
             let client = try await TestAPNsClient.connect(port: addresses.port, tls: nil)
             #expect(try await client.send(TestPush().request).status == 200)
 
-            let bad = try await self.curl(["-X", "PUT", "-w", "%{http_code}", "--data-binary", "tokens: {unregistered: 2}", "\(admin)/scenario"])
+            let bad = try await self.curl([
+                "-X", "PUT", "-w", "%{http_code}", "--data-binary", "tokens: {unregistered: 2}", "\(admin)/scenario",
+            ])
             #expect(bad.stdoutText.hasSuffix("400"))
             #expect(bad.stdoutText.contains("tokens.unregistered"))
             #expect(server.scenario.name == "healthy")

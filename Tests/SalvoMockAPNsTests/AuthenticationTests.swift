@@ -1,11 +1,10 @@
 import Crypto
+import Foundation
 import NIOCore
 import SalvoAPNs
 import SalvoHTTP2
 import SalvoMockAPNs
 import Testing
-
-import Foundation
 
 @Suite("Authentication over TLS: provider tokens and client certificates")
 struct AuthenticationTests {
@@ -20,16 +19,21 @@ struct AuthenticationTests {
         configuration.tokenKeys = [self.material.tokenKey]
     }
 
-    private func token(issuedAt: Int64 = Int64(Date().timeIntervalSince1970), key: APNsTokenCredential? = nil) throws -> String {
+    private func token(
+        issuedAt: Int64 = Int64(Date().timeIntervalSince1970), key: APNsTokenCredential? = nil
+    ) throws -> String {
         try APNsJWTSigner(credential: key ?? self.material.tokenCredential()).sign(issuedAt: issuedAt).jwt
     }
 
-    private func withTLSClient(presentingCertificate: Bool, _ body: (MockAPNsServer, TestAPNsClient) async throws -> Void)
+    private func withTLSClient(
+        presentingCertificate: Bool, _ body: (MockAPNsServer, TestAPNsClient) async throws -> Void
+    )
         async throws
     {
         try await MockFixture.withServer(self.configure) { server, addresses in
             let client = try await TestAPNsClient.connect(
-                port: addresses.port, tls: try self.material.clientTLSConfiguration(presentingClientCertificate: presentingCertificate))
+                port: addresses.port,
+                tls: try self.material.clientTLSConfiguration(presentingClientCertificate: presentingCertificate))
             do {
                 try await body(server, client)
                 await client.close()

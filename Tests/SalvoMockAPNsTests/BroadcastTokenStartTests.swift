@@ -1,15 +1,16 @@
+import Foundation
 import NIOCore
 import SalvoAPNs
 import SalvoHTTP2
 import SalvoMockAPNs
 import Testing
 
-import Foundation
-
 /// Apple: "APNs allows only one stream until you post a request with a valid authentication
 /// token". The mock's token connections advertise MAX_CONCURRENT_STREAMS 1 until then.
 @Suite struct BroadcastTokenStartTests {
-    @Test("a token connection advertises one stream; a refused token keeps it; the first valid token opens it to the scenario's value")
+    @Test(
+        "a token connection advertises one stream; a refused token keeps it; the first valid token opens it to the scenario's value"
+    )
     func opensAfterValidToken() async throws {
         let material = try MockTLSMaterial.generate(topic: TestPush.topic)
         let signer = try APNsJWTSigner(credential: material.tokenCredential())

@@ -8,7 +8,8 @@ import Testing
 @Suite("salvo mock-apns as a subprocess")
 struct CommandTests {
     static var salvoBinary: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent(".build/debug/salvo").path
     }
 
@@ -16,7 +17,8 @@ struct CommandTests {
     /// `defer` there kills it if the test fails first).
     static func launch(_ arguments: [String]) throws -> (Process, PipeReader) {
         let binary = Self.salvoBinary
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build salvo first: swift build --build-tests")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary), "build salvo first: swift build --build-tests")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -52,7 +54,8 @@ struct CommandTests {
         let curl = try await ExternalProcess.run(
             "/usr/bin/curl",
             [
-                "-sS", "--max-time", "10", "--http2-prior-knowledge", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+                "-sS", "--max-time", "10", "--http2-prior-knowledge", "-o", "/dev/null", "-w", "%{http_code}", "-X",
+                "POST",
                 "-H", "apns-topic: com.example.salvo", "--data-binary", #"{"aps":{}}"#,
                 "http://127.0.0.1:\(port)/3/device/\(String(repeating: "ab", count: 32))",
             ])
@@ -62,16 +65,21 @@ struct CommandTests {
 
     @Test("--generate-tls material serves TLS with token auth; --record writes the accepted push")
     func generatedTLSAndRecord() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mock-cli-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mock-cli-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = { (name: String) in directory + "/" + name }
-        let (generator, generated) = try Self.launch(["mock-apns", "--generate-tls", directory, "--topic", "com.example.cli"])
+        let (generator, generated) = try Self.launch([
+            "mock-apns", "--generate-tls", directory, "--topic", "com.example.cli",
+        ])
         for _ in 0..<1000 where generator.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         #expect(generator.terminationStatus == 0)
         let printed = await generated.finished()
         let tokenKey = try #require(printed.firstMatch(of: /--token-key (\S+)/), "\(printed)").1
-        for name in [MockTLSMaterial.FileName.caCertificate, MockTLSMaterial.FileName.serverCertificate,
-                     MockTLSMaterial.FileName.clientCertificate, MockTLSMaterial.FileName.providerToken] {
+        for name in [
+            MockTLSMaterial.FileName.caCertificate, MockTLSMaterial.FileName.serverCertificate,
+            MockTLSMaterial.FileName.clientCertificate, MockTLSMaterial.FileName.providerToken,
+        ] {
             #expect(FileManager.default.fileExists(atPath: file(name)), "\(name)")
         }
 
@@ -84,7 +92,8 @@ struct CommandTests {
         ])
         defer { if process.isRunning { process.terminate() } }
         #expect(await eventually(seconds: 10) { stdout.text.contains("listening on") })
-        let match = try #require(stdout.text.firstMatch(of: /listening on https:\/\/127\.0\.0\.1:(\d+)/), "\(stdout.text)")
+        let match = try #require(
+            stdout.text.firstMatch(of: /listening on https:\/\/127\.0\.0\.1:(\d+)/), "\(stdout.text)")
         let jwt = try String(contentsOfFile: file(MockTLSMaterial.FileName.providerToken), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let apnsID = "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"
@@ -101,7 +110,8 @@ struct CommandTests {
 
         let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
         #expect(object["apns_id"] as? String == apnsID)
         #expect(object["token"] as? String == TestPush.validToken)
         #expect(object["topic"] as? String == "com.example.cli")

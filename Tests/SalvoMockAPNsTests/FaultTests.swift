@@ -1,14 +1,15 @@
+import Foundation
 import NIOCore
 import SalvoAPNs
 import SalvoHTTP2
 import SalvoMockAPNs
 import Testing
 
-import Foundation
-
 @Suite("Scenario faults over real HTTP/2")
 struct FaultTests {
-    private func scenario(_ change: @escaping (inout MockScenario) -> Void) -> (inout MockAPNsServer.Configuration) -> Void {
+    private func scenario(
+        _ change: @escaping (inout MockScenario) -> Void
+    ) -> (inout MockAPNsServer.Configuration) -> Void {
         { configuration in change(&configuration.scenario) }
     }
 
@@ -82,7 +83,12 @@ struct FaultTests {
             let response = try await client.send(TestPush().request)
             #expect(response.status == 500)
             #expect(response.reason == .internalServerError)
-            try server.setScenario({ var scenario = MockScenario(); scenario.errors.serviceUnavailable = 1; return scenario }())
+            try server.setScenario(
+                {
+                    var scenario = MockScenario()
+                    scenario.errors.serviceUnavailable = 1
+                    return scenario
+                }())
             let unavailable = try await client.send(TestPush().request)
             #expect(unavailable.status == 503)
             #expect(unavailable.reason == .serviceUnavailable)
@@ -143,7 +149,8 @@ struct FaultTests {
 
     @Test("GOAWAY every N streams: the Nth request is answered, then GOAWAY arrives")
     func goAwayEveryStreams() async throws {
-        try await MockFixture.withClient(self.scenario { $0.goAway = MockScenario.Periodic(everyStreams: 3) }) { server, client async throws in
+        try await MockFixture.withClient(self.scenario { $0.goAway = MockScenario.Periodic(everyStreams: 3) }) {
+            server, client async throws in
             for _ in 0..<3 { #expect(try await client.send(TestPush().request).status == 200) }
             #expect(await eventually { client.events.goAways.count == 1 })
             #expect(client.events.goAways.first?.lastStreamID == 5)
@@ -155,7 +162,8 @@ struct FaultTests {
 
     @Test("GOAWAY every N seconds, also on an idle connection")
     func goAwayEverySeconds() async throws {
-        try await MockFixture.withClient(self.scenario { $0.goAway = MockScenario.Periodic(everySeconds: 0.2) }) { server, client in
+        try await MockFixture.withClient(self.scenario { $0.goAway = MockScenario.Periodic(everySeconds: 0.2) }) {
+            server, client in
             #expect(await eventually { client.events.goAways.count == 1 })
             #expect(await eventually { !client.channel.isActive })
             #expect(server.stats().goAwaysSent == 1)

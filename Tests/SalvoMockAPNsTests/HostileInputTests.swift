@@ -26,11 +26,13 @@ struct HostileInputTests {
         try await MockFixture.withServer { server, addresses in
             let peer = try await RawHTTP2Peer.connect(port: addresses.port)
             var bytes = RawHTTP2Peer.request(
-                streamID: 1, fields: Self.pushFields() + [(Array(repeating: UInt8(ascii: "x"), count: 65_536), Array("v".utf8))])
+                streamID: 1,
+                fields: Self.pushFields() + [(Array(repeating: UInt8(ascii: "x"), count: 65_536), Array("v".utf8))])
             bytes.writeImmutableBuffer(
                 RawHTTP2Peer.request(streamID: 3, fields: Self.pushFields(), body: Array(TestPush.payload.utf8)))
             bytes.writeImmutableBuffer(
-                RawHTTP2Peer.request(streamID: 5, fields: Self.pushFields() + (0..<3_000).map { Self.field("x-\($0)", "v") }))
+                RawHTTP2Peer.request(
+                    streamID: 5, fields: Self.pushFields() + (0..<3_000).map { Self.field("x-\($0)", "v") }))
             try await peer.send(bytes)
 
             let answered = await eventually {
@@ -51,13 +53,17 @@ struct HostileInputTests {
         }
     }
 
-    @Test("POST /shutdown-storm refuses seconds that are not a number within (0, 86400] with 400", arguments: [
-        "inf", "1e300", "nan", "-1", "0", "abc", "86401", "",
-    ])
+    @Test(
+        "POST /shutdown-storm refuses seconds that are not a number within (0, 86400] with 400",
+        arguments: [
+            "inf", "1e300", "nan", "-1", "0", "abc", "86401", "",
+        ])
     func stormSeconds(seconds: String) async throws {
         try await MockFixture.withServer({ $0.adminHost = "127.0.0.1" }) { server, addresses in
             let admin = "http://\(try #require(addresses.adminEndpoint))"
-            let answer = try await Self.curl(["-X", "POST", "-w", "\n%{http_code}", "\(admin)/shutdown-storm?seconds=\(seconds)"])
+            let answer = try await Self.curl([
+                "-X", "POST", "-w", "\n%{http_code}", "\(admin)/shutdown-storm?seconds=\(seconds)",
+            ])
             #expect(answer.stdoutText.hasSuffix("\n400"), "\(answer.stdoutText)")
             #expect(answer.stdoutText.contains("seconds"))
             #expect(try await Self.curl(["\(admin)/healthz"]).stdoutText == "ok\n")
@@ -71,7 +77,9 @@ struct HostileInputTests {
     func stormStarts() async throws {
         try await MockFixture.withServer({ $0.adminHost = "127.0.0.1" }) { server, addresses in
             let admin = "http://\(try #require(addresses.adminEndpoint))"
-            let answer = try await Self.curl(["-X", "POST", "-w", "\n%{http_code}", "\(admin)/shutdown-storm?seconds=86400"])
+            let answer = try await Self.curl([
+                "-X", "POST", "-w", "\n%{http_code}", "\(admin)/shutdown-storm?seconds=86400",
+            ])
             #expect(answer.stdoutText.hasSuffix("\n200"))
             let client = try await TestAPNsClient.connect(port: addresses.port, tls: nil)
             #expect(try await client.send(TestPush().request).reason == .shutdown)

@@ -1,9 +1,8 @@
+import Foundation
 import SalvoAPNs
 import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
-
-import Foundation
 
 /// Every request rule of ``ValidationTests`` once more, sent by curl (libcurl + nghttp2) instead
 /// of the project's client: the answers must not depend on how a client encodes its headers
@@ -48,7 +47,8 @@ struct IndependentClientRuleTests {
             case .unregistered, .badDeviceToken: expected[4, default: 0] += 1
             }
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mock-fates-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mock-fates-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let bodyPath = directory + "/body.json"
@@ -65,7 +65,8 @@ struct IndependentClientRuleTests {
                     "-H", "apns-topic: \(TestPush.topic)", "-H", "apns-push-type: alert",
                 ], timeout: .seconds(60))
             #expect(output.status == 0, "\(output.stderr)")
-            let codes = try #require(output.stdoutText.firstMatch(of: /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/))
+            let codes = try #require(
+                output.stdoutText.firstMatch(of: /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/))
             #expect(Int(codes.1) == expected[2, default: 0], "\(output.stdoutText)")
             #expect(Int(codes.3) == expected[4, default: 0], "\(output.stdoutText)")
             #expect(Int(codes.4) == 0)

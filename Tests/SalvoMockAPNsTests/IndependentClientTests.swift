@@ -1,9 +1,8 @@
+import Foundation
 import SalvoAPNs
 import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
-
-import Foundation
 
 /// The mock must answer clients it was not written with: curl (libcurl + nghttp2) and h2load.
 @Suite("Independent clients: curl --http2 and h2load")
@@ -13,7 +12,8 @@ struct IndependentClientTests {
     let tokenKeyArgument: String
 
     init() throws {
-        self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("mock-tls-\(UUID().uuidString)").path
+        self.directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("mock-tls-\(UUID().uuidString)").path
         self.material = try MockTLSMaterial.generate(topic: TestPush.topic)
         self.tokenKeyArgument = try self.material.write(to: self.directory)
     }
@@ -21,9 +21,12 @@ struct IndependentClientTests {
     private func file(_ name: String) -> String { self.directory + "/" + name }
 
     private func curlPush(
-        _ url: String, _ extra: [String], topic: String = TestPush.topic, headers: [String] = [], body: String = TestPush.payload
+        _ url: String, _ extra: [String], topic: String = TestPush.topic, headers: [String] = [],
+        body: String = TestPush.payload
     ) async throws -> (status: Int, body: String, headers: String) {
-        var arguments = ["-sS", "--max-time", "10", "-X", "POST", "-D", "-", "-w", "\n%{http_code}", "--data-binary", body]
+        var arguments = [
+            "-sS", "--max-time", "10", "-X", "POST", "-D", "-", "-w", "\n%{http_code}", "--data-binary", body,
+        ]
         for header in ["apns-topic: \(topic)", "apns-push-type: alert"] + headers { arguments += ["-H", header] }
         let output = try await ExternalProcess.run("/usr/bin/curl", arguments + extra + [url])
         #expect(output.status == 0, "curl: \(output.stderr)")
@@ -57,7 +60,8 @@ struct IndependentClientTests {
 
             let signer = try APNsJWTSigner(credential: self.material.tokenCredential())
             let now = Int64(Date().timeIntervalSince1970)
-            let expired = try await self.curlPush(url, tls, headers: ["authorization: bearer \(try signer.sign(issuedAt: now - 3_700).jwt)"])
+            let expired = try await self.curlPush(
+                url, tls, headers: ["authorization: bearer \(try signer.sign(issuedAt: now - 3_700).jwt)"])
             #expect(expired.status == 403)
             #expect(expired.body == #"{"reason":"ExpiredProviderToken"}"#)
             let forged = try await self.curlPush(url, tls, headers: ["authorization: bearer \(jwt.dropLast(4))AAAA"])
@@ -75,7 +79,9 @@ struct IndependentClientTests {
                     "-o", "/dev/null", "-w", "%{http_code} %{num_connects}\n", "--data-binary", TestPush.payload,
                     "-H", "apns-topic: \(TestPush.topic)", "-H", "authorization: bearer \(second)", url,
                 ])
-            #expect(updates.stdoutText == "200 1\n429 0\n", "one connection, then the new token is refused: \(updates.stderr)")
+            #expect(
+                updates.stdoutText == "200 1\n429 0\n",
+                "one connection, then the new token is refused: \(updates.stderr)")
             #expect(server.stats().rejected("TooManyProviderTokenUpdates") == 1)
 
             let certificate = [
@@ -100,7 +106,8 @@ struct IndependentClientTests {
             let body = try #require(APNsErrorBody(parsing: Array(dead.body.utf8)))
             #expect(body.reason == .unregistered)
             #expect(body.timestampMilliseconds != nil)
-            let tooLarge = try await self.curlPush(url, ["--http2-prior-knowledge"], body: String(repeating: "x", count: 4097))
+            let tooLarge = try await self.curlPush(
+                url, ["--http2-prior-knowledge"], body: String(repeating: "x", count: 4097))
             #expect(tooLarge.status == 413)
             #expect(tooLarge.body == #"{"reason":"PayloadTooLarge"}"#)
         }
@@ -110,7 +117,8 @@ struct IndependentClientTests {
     func h2load() async throws {
         defer { try? FileManager.default.removeItem(atPath: self.directory) }
         let bodyPath = self.file("body.json")
-        try String(repeating: " ", count: 150).appending(TestPush.payload).write(toFile: bodyPath, atomically: true, encoding: .utf8)
+        try String(repeating: " ", count: 150).appending(TestPush.payload).write(
+            toFile: bodyPath, atomically: true, encoding: .utf8)
         try await MockFixture.withServer { server, addresses in
             let output = try await ExternalProcess.run(
                 "/usr/bin/h2load",

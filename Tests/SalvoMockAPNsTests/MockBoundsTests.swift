@@ -8,19 +8,21 @@ import Testing
 /// is compared without arithmetic that could overflow.
 @Suite("Mock bounds: scenarios and provider tokens")
 struct MockBoundsTests {
-    @Test("durations that are infinite, NaN or beyond 24 h are refused, naming the key", arguments: [
-        ("latency: {distribution: fixed, fixed_ms: 1e300}", "fixed_ms"),
-        ("latency: {distribution: fixed, fixed_ms: .inf}", "fixed_ms"),
-        ("latency: {distribution: uniform, min_ms: 0, max_ms: .inf}", "max_ms"),
-        ("latency: {distribution: lognormal, p50_ms: 1, p99_ms: 1e300}", "p99_ms"),
-        ("shutdown_storm: {every_seconds: 1e300, duration_seconds: 1}", "every_seconds"),
-        ("shutdown_storm: {every_seconds: .nan, duration_seconds: 1}", "every_seconds"),
-        ("goaway: {every_seconds: 1e300}", "goaway.every_seconds"),
-        ("connection_reset: {every_seconds: .inf}", "connection_reset.every_seconds"),
-        ("rate_limit: {requests: 1, per_seconds: 86401}", "per_seconds"),
-        ("stream_reset_rate: .nan", "stream_reset_rate"),
-        ("tokens: {unregistered: .nan}", "tokens.unregistered"),
-    ])
+    @Test(
+        "durations that are infinite, NaN or beyond 24 h are refused, naming the key",
+        arguments: [
+            ("latency: {distribution: fixed, fixed_ms: 1e300}", "fixed_ms"),
+            ("latency: {distribution: fixed, fixed_ms: .inf}", "fixed_ms"),
+            ("latency: {distribution: uniform, min_ms: 0, max_ms: .inf}", "max_ms"),
+            ("latency: {distribution: lognormal, p50_ms: 1, p99_ms: 1e300}", "p99_ms"),
+            ("shutdown_storm: {every_seconds: 1e300, duration_seconds: 1}", "every_seconds"),
+            ("shutdown_storm: {every_seconds: .nan, duration_seconds: 1}", "every_seconds"),
+            ("goaway: {every_seconds: 1e300}", "goaway.every_seconds"),
+            ("connection_reset: {every_seconds: .inf}", "connection_reset.every_seconds"),
+            ("rate_limit: {requests: 1, per_seconds: 86401}", "per_seconds"),
+            ("stream_reset_rate: .nan", "stream_reset_rate"),
+            ("tokens: {unregistered: .nan}", "tokens.unregistered"),
+        ])
     func refused(yaml: String, key: String) {
         #expect {
             try MockScenario.parse(yaml)

@@ -67,11 +67,13 @@ struct MockTokenRateLimiterTests {
         var limiter = MockTokenRateLimiter(capacity: 4)
         let limit = MockScenario.RateLimit(requests: 1, perSeconds: 1)
         for index in 0..<4 {
-            let admitted = limiter.admit(try DeviceToken(hex: String(repeating: "0", count: 63) + String(index)), limit: limit, now: 0)
+            let admitted = limiter.admit(
+                try DeviceToken(hex: String(repeating: "0", count: 63) + String(index)), limit: limit, now: 0)
             #expect(admitted)
         }
         #expect(limiter.trackedTokens == 4)
-        let later = limiter.admit(try DeviceToken(hex: String(repeating: "f", count: 64)), limit: limit, now: 2 * second)
+        let later = limiter.admit(
+            try DeviceToken(hex: String(repeating: "f", count: 64)), limit: limit, now: 2 * second)
         #expect(later)
         #expect(limiter.trackedTokens == 1)
     }

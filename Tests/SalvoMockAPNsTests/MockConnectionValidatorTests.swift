@@ -25,7 +25,9 @@ struct MockConnectionValidatorTests {
         sequence.append(other)
         sequence.append(base.adding("apns-id", "6f1e2c3d-4b5a-4c6d-8e7f-0a1b2c3d4e5f"))
         sequence.append(base.adding("apns-id", "not-an-id"))
-        sequence.append(base.adding("apns-id", "6f1e2c3d-4b5a-4c6d-8e7f-0a1b2c3d4e5f").adding("apns-id", "6f1e2c3d-4b5a-4c6d-8e7f-0a1b2c3d4e5f"))
+        sequence.append(
+            base.adding("apns-id", "6f1e2c3d-4b5a-4c6d-8e7f-0a1b2c3d4e5f").adding(
+                "apns-id", "6f1e2c3d-4b5a-4c6d-8e7f-0a1b2c3d4e5f"))
         var shortToken = base
         shortToken.token = "abcd"
         var badPath = base

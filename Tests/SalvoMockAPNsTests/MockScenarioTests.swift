@@ -27,7 +27,9 @@ struct MockScenarioTests {
         #expect(scenario.latency == .logNormal(p50Milliseconds: 20, p99Milliseconds: 150))
         #expect(scenario.tokens == MockTokenFate(unregistered: 0.02, badDeviceToken: 0.01))
         #expect(scenario.rateLimit == MockScenario.RateLimit(requests: 3, perSeconds: 1.5))
-        #expect(scenario.errors == MockScenario.ErrorRates(internalServerError: 0.001, serviceUnavailable: 0.002, shutdown: 0.0005))
+        #expect(
+            scenario.errors
+                == MockScenario.ErrorRates(internalServerError: 0.001, serviceUnavailable: 0.002, shutdown: 0.0005))
         #expect(scenario.shutdownStorm == MockScenario.ShutdownStorm(everySeconds: 60, durationSeconds: 2))
         #expect(scenario.goAway == MockScenario.Periodic(everySeconds: 30, everyStreams: 10_000))
         #expect(scenario.connectionReset == MockScenario.Periodic(everyStreams: 50_000))

@@ -1,12 +1,11 @@
 import Crypto
+import Foundation
 import NIOCore
 import SalvoAPNs
 import SalvoHTTP2
 import SalvoMockAPNs
 import Synchronization
 import Testing
-
-import Foundation
 
 @Suite("Record file and listeners: proof that nothing was lost or duplicated")
 struct RecordingTests {
@@ -20,7 +19,9 @@ struct RecordingTests {
 
     @Test("one NDJSON line per accepted notification, with its ids, fields and payload digest")
     func recordFile() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mock-record-\(UUID().uuidString).ndjson").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mock-record-\(UUID().uuidString).ndjson"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let listener = CountingListener()
         var pushes: [TestPush] = []

@@ -39,7 +39,10 @@ struct ValidationTests {
             ("priority 7", push.with("apns-priority", "7"), 400, .badPriority),
             ("background at priority 10", push.with("apns-push-type", "background"), 400, .badPriority),
             ("expiration not a number", push.adding("apns-expiration", "tomorrow"), 400, .badExpirationDate),
-            ("collapse id of 65 bytes", push.adding("apns-collapse-id", String(repeating: "c", count: 65)), 400, .badCollapseId),
+            (
+                "collapse id of 65 bytes", push.adding("apns-collapse-id", String(repeating: "c", count: 65)), 400,
+                .badCollapseId
+            ),
             ("apns-id not a UUID", push.adding("apns-id", "not-a-uuid"), 400, .badMessageId),
             ("apns-topic twice", push.adding("apns-topic", TestPush.topic), 400, .duplicateHeaders),
             ("empty payload", empty, 400, .payloadEmpty),
@@ -86,7 +89,9 @@ struct ValidationTests {
 
             let background = Self.push.with("apns-push-type", "background").with("apns-priority", "5")
             #expect(try await client.send(background.request).status == 200)
-            #expect(try await client.send(Self.push.with("apns-push-type", nil).with("apns-priority", nil).request).status == 200)
+            #expect(
+                try await client.send(Self.push.with("apns-push-type", nil).with("apns-priority", nil).request).status
+                    == 200)
 
             let stats = server.stats()
             #expect(stats.accepted == 6)

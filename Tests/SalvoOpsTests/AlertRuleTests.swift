@@ -49,9 +49,12 @@ struct AlertRuleTests {
         var bases = Set<String>()
         for rule in try Self.alerts() {
             let name = rule["alert"] as? String ?? "?"
-            let url = try #require((rule["annotations"] as? [String: String])?["runbook_url"], "\(name) has no runbook_url")
+            let url = try #require(
+                (rule["annotations"] as? [String: String])?["runbook_url"], "\(name) has no runbook_url")
             let parts = url.split(separator: "#", maxSplits: 1).map(String.init)
-            #expect(parts.count == 2 && parts[0].hasPrefix("https://") && parts[0].hasSuffix("/ops/RUNBOOK.md"), "\(name): \(url)")
+            #expect(
+                parts.count == 2 && parts[0].hasPrefix("https://") && parts[0].hasSuffix("/ops/RUNBOOK.md"),
+                "\(name): \(url)")
             guard parts.count == 2 else { continue }
             bases.insert(parts[0])
             #expect(anchors.contains(parts[1]), "\(name): no section of ops/RUNBOOK.md has the anchor #\(parts[1])")
@@ -60,22 +63,26 @@ struct AlertRuleTests {
         let unhealthy = try #require(try Self.alerts().first { $0["alert"] as? String == "SalvoAPNsPoolUnhealthy" })
         #expect((unhealthy["annotations"] as? [String: String])?["runbook_url"]?.hasSuffix("#an-apns-brownout") == true)
         #expect((unhealthy["labels"] as? [String: String])?["severity"] == "warning")
-        #expect(RunbookAnchors(markdown: "## An APNs brownout\n### SalvoX\n## Rotating a .p8 key, safely\n").anchors
-            == ["an-apns-brownout", "salvox", "rotating-a-p8-key-safely"])
+        #expect(
+            RunbookAnchors(markdown: "## An APNs brownout\n### SalvoX\n## Rotating a .p8 key, safely\n").anchors
+                == ["an-apns-brownout", "salvox", "rotating-a-p8-key-safely"])
     }
 
     @Test("the worker-down alerts select the scrape job that scrape-config.yaml defines")
     func scrapeJob() throws {
-        let config = try #require(try RepositoryFiles.yamlDocuments("ops/prometheus/scrape-config.yaml").first as? [String: Any])
+        let config = try #require(
+            try RepositoryFiles.yamlDocuments("ops/prometheus/scrape-config.yaml").first as? [String: Any])
         let jobs = (config["scrape_configs"] as? [[String: Any]] ?? []).compactMap { $0["job_name"] as? String }
         #expect(jobs == ["salvo-worker"])
-        let expressions = try Self.alerts().filter { ($0["alert"] as? String)?.hasPrefix("SalvoWorker") == true }.compactMap { $0["expr"] as? String }
+        let expressions = try Self.alerts().filter { ($0["alert"] as? String)?.hasPrefix("SalvoWorker") == true }
+            .compactMap { $0["expr"] as? String }
         #expect(expressions.filter { $0.contains("up{job=\"salvo-worker\"}") }.count == 2, "\(expressions)")
         #expect(expressions.contains { $0.contains("absent(") })
     }
 
     private static func alerts() throws -> [[String: Any]] {
-        let rules = try #require(try RepositoryFiles.yamlDocuments("ops/prometheus/salvo-rules.yaml").first as? [String: Any])
+        let rules = try #require(
+            try RepositoryFiles.yamlDocuments("ops/prometheus/salvo-rules.yaml").first as? [String: Any])
         return (rules["groups"] as? [[String: Any]] ?? []).flatMap { $0["rules"] as? [[String: Any]] ?? [] }
     }
 
@@ -95,7 +102,8 @@ struct AlertRuleTests {
     @Test("every metric the alerts use is in docs/metrics.md")
     func alertMetricsAreDocumented() throws {
         let documented = MetricNames.documented(markdown: try RepositoryFiles.text("docs/metrics.md"))
-        let rules = try #require(try RepositoryFiles.yamlDocuments("ops/prometheus/salvo-rules.yaml").first as? [String: Any])
+        let rules = try #require(
+            try RepositoryFiles.yamlDocuments("ops/prometheus/salvo-rules.yaml").first as? [String: Any])
         let used = MetricNames.referenced(inRules: rules)
         #expect(used.count >= 10)
         #expect(used.subtracting(documented).isEmpty, "undocumented: \(used.subtracting(documented).sorted())")
@@ -117,15 +125,26 @@ struct AlertRuleTests {
 
     @Test("name extraction: families, histogram series, labels and functions ignored")
     func extraction() {
-        let expression = #"histogram_quantile(0.99, sum by (le) (rate(salvo_end_to_end_latency_seconds_bucket{lane="salvo_x"}[5m]))) / salvo_jobs_total and on(pod) salvo_worker_ready:ratio"#
-        #expect(MetricNames.referenced(inPromQL: expression) == [
-            "salvo_end_to_end_latency_seconds", "salvo_jobs_total", "salvo_worker_ready:ratio",
-        ])
-        #expect(MetricNames.documented(markdown: "| name |\n|---|\n| `salvo_a_total` | counter |\n| `other` |\n") == ["salvo_a_total"])
-        let scrape = "# HELP salvo_a_total x\n# TYPE salvo_a_total counter\nsalvo_a_total 1\n# TYPE salvo_b_seconds histogram\n"
+        let expression =
+            #"histogram_quantile(0.99, sum by (le) (rate(salvo_end_to_end_latency_seconds_bucket{lane="salvo_x"}[5m]))) / salvo_jobs_total and on(pod) salvo_worker_ready:ratio"#
+        #expect(
+            MetricNames.referenced(inPromQL: expression) == [
+                "salvo_end_to_end_latency_seconds", "salvo_jobs_total", "salvo_worker_ready:ratio",
+            ])
+        #expect(
+            MetricNames.documented(markdown: "| name |\n|---|\n| `salvo_a_total` | counter |\n| `other` |\n") == [
+                "salvo_a_total"
+            ])
+        let scrape =
+            "# HELP salvo_a_total x\n# TYPE salvo_a_total counter\nsalvo_a_total 1\n# TYPE salvo_b_seconds histogram\n"
         #expect(MetricNames.exported(prometheusText: scrape) == ["salvo_a_total", "salvo_b_seconds"])
-        let dashboard: [String: Any] = ["panels": [["targets": [["expr": "sum(salvo_c)"]]], ["type": "row", "panels": [["targets": [["expr": "salvo_d_count"]]]]]],
-            "templating": ["list": [["query": ["query": "label_values(salvo_e, app)"]]]]]
+        let dashboard: [String: Any] = [
+            "panels": [
+                ["targets": [["expr": "sum(salvo_c)"]]],
+                ["type": "row", "panels": [["targets": [["expr": "salvo_d_count"]]]]],
+            ],
+            "templating": ["list": [["query": ["query": "label_values(salvo_e, app)"]]]],
+        ]
         #expect(MetricNames.referenced(inDashboard: dashboard) == ["salvo_c", "salvo_d", "salvo_e"])
     }
 }

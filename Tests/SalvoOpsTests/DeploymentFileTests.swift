@@ -12,8 +12,10 @@ struct DeploymentFileTests {
     @Test("the artifacts exist")
     func artifactsExist() {
         let expected = [
-            "docker/compose.yaml", "docker/worker.yaml", "ops/kubernetes/configmap.yaml", "ops/kubernetes/deployment.yaml",
-            "ops/kubernetes/kustomization.yaml", "ops/kubernetes/loadtest-job.yaml", "ops/kubernetes/poddisruptionbudget.yaml",
+            "docker/compose.yaml", "docker/worker.yaml", "ops/kubernetes/configmap.yaml",
+            "ops/kubernetes/deployment.yaml",
+            "ops/kubernetes/kustomization.yaml", "ops/kubernetes/loadtest-job.yaml",
+            "ops/kubernetes/poddisruptionbudget.yaml",
             "ops/kubernetes/scaledobject.yaml", "ops/prometheus/salvo-rules.yaml",
         ]
         for file in expected { #expect(Self.yamlFiles.contains(file), "\(file) missing") }
@@ -63,10 +65,12 @@ struct DeploymentFileTests {
         }
         #expect(try command("topics").starts(with: ["topics", "create", "--brokers", "kafka:9092"]))
         #expect(try command("tls").starts(with: ["mock-apns", "--generate-tls"]))
-        #expect(try command("loadtest") == [
-            "loadtest", "--scenario", "/loadtest/scenarios/smoke.yaml", "--brokers", "kafka:9092", "--mock-admin", "http://mock:9101",
-            "--report-dir", "/var/lib/salvo/loadtest-report",
-        ])
+        #expect(
+            try command("loadtest") == [
+                "loadtest", "--scenario", "/loadtest/scenarios/smoke.yaml", "--brokers", "kafka:9092", "--mock-admin",
+                "http://mock:9101",
+                "--report-dir", "/var/lib/salvo/loadtest-report",
+            ])
         #expect(try command("worker") == ["worker", "--config", "/etc/salvo/worker.yaml"])
         func dependencies(_ service: String) -> [String: String] {
             let raw = (services[service] as? [String: Any])?["depends_on"] as? [String: Any] ?? [:]
@@ -81,36 +85,46 @@ struct DeploymentFileTests {
 
     @Test("Deployment: probes on the worker's endpoints, grace period above the drain deadline, sized resources")
     func deployment() throws {
-        let deployment = try #require(try RepositoryFiles.manifests("ops/kubernetes/deployment.yaml", kind: "Deployment").first)
-        let pod = try #require(((deployment["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any])
+        let deployment = try #require(
+            try RepositoryFiles.manifests("ops/kubernetes/deployment.yaml", kind: "Deployment").first)
+        let pod = try #require(
+            ((deployment["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any])
         let grace = try #require(pod["terminationGracePeriodSeconds"] as? Int)
         let container = try #require((pod["containers"] as? [[String: Any]])?.first)
-        #expect(((container["livenessProbe"] as? [String: Any])?["httpGet"] as? [String: Any])?["path"] as? String == "/health/live")
-        #expect(((container["readinessProbe"] as? [String: Any])?["httpGet"] as? [String: Any])?["path"] as? String == "/health/ready")
+        #expect(
+            ((container["livenessProbe"] as? [String: Any])?["httpGet"] as? [String: Any])?["path"] as? String
+                == "/health/live")
+        #expect(
+            ((container["readinessProbe"] as? [String: Any])?["httpGet"] as? [String: Any])?["path"] as? String
+                == "/health/ready")
         let resources = try #require(container["resources"] as? [String: [String: String]])
         #expect(resources["requests"] == ["cpu": "1", "memory": "256Mi"])
         #expect(resources["limits"] == ["cpu": "2", "memory": "512Mi"])
 
         // The drain deadline lives in the ConfigMap's worker.yaml.
-        let configMap = try #require(try RepositoryFiles.manifests("ops/kubernetes/configmap.yaml", kind: "ConfigMap").first)
+        let configMap = try #require(
+            try RepositoryFiles.manifests("ops/kubernetes/configmap.yaml", kind: "ConfigMap").first)
         let workerYAML = try #require((configMap["data"] as? [String: String])?["worker.yaml"])
         let deadline = try #require(workerYAML.split(separator: "\n").first { $0.hasPrefix("drain_deadline:") })
-        let seconds = try #require(Int(deadline.split(separator: ":")[1].trimmingCharacters(in: .whitespaces).dropLast()))
+        let seconds = try #require(
+            Int(deadline.split(separator: ":")[1].trimmingCharacters(in: .whitespaces).dropLast()))
         #expect(grace > seconds, "terminationGracePeriodSeconds \(grace) must exceed drain_deadline \(seconds) s")
         #expect(grace == 40)
     }
 
     @Test("KEDA: both consumer groups, max replicas within the partitions stated")
     func scaledObject() throws {
-        let scaled = try #require(try RepositoryFiles.manifests("ops/kubernetes/scaledobject.yaml", kind: "ScaledObject").first)
+        let scaled = try #require(
+            try RepositoryFiles.manifests("ops/kubernetes/scaledobject.yaml", kind: "ScaledObject").first)
         let spec = try #require(scaled["spec"] as? [String: Any])
         let triggers = try #require(spec["triggers"] as? [[String: Any]])
         let groups = triggers.compactMap { ($0["metadata"] as? [String: Any])?["consumerGroup"] as? String }
         #expect(Set(groups) == ["salvo-worker", "salvo-worker.priority"])
         #expect(triggers.allSatisfy { $0["type"] as? String == "kafka" })
         let text = try RepositoryFiles.text("ops/kubernetes/scaledobject.yaml")
-        let partitions = try #require(text.components(separatedBy: "salvo topics create --partitions ").dropFirst().first
-            .flatMap { Int($0.prefix { $0.isNumber }) })
+        let partitions = try #require(
+            text.components(separatedBy: "salvo topics create --partitions ").dropFirst().first
+                .flatMap { Int($0.prefix { $0.isNumber }) })
         let maximum = try #require(spec["maxReplicaCount"] as? Int)
         #expect(maximum <= partitions)
         #expect((spec["minReplicaCount"] as? Int ?? 0) <= maximum)
@@ -118,13 +132,18 @@ struct DeploymentFileTests {
 
     @Test("kustomization lists files that exist, and leaves the load test out")
     func kustomization() throws {
-        let kustomization = try #require(try RepositoryFiles.yamlDocuments("ops/kubernetes/kustomization.yaml").first as? [String: Any])
+        let kustomization = try #require(
+            try RepositoryFiles.yamlDocuments("ops/kubernetes/kustomization.yaml").first as? [String: Any])
         let resources = try #require(kustomization["resources"] as? [String])
         for resource in resources {
-            #expect(FileManager.default.fileExists(atPath: RepositoryFiles.path("ops/kubernetes/\(resource)")), "\(resource)")
+            #expect(
+                FileManager.default.fileExists(atPath: RepositoryFiles.path("ops/kubernetes/\(resource)")),
+                "\(resource)")
         }
         #expect(!resources.contains("loadtest-job.yaml"))
-        #expect(try RepositoryFiles.manifests("ops/kubernetes/poddisruptionbudget.yaml", kind: "PodDisruptionBudget").count == 1)
+        #expect(
+            try RepositoryFiles.manifests("ops/kubernetes/poddisruptionbudget.yaml", kind: "PodDisruptionBudget").count
+                == 1)
         let job = try #require(try RepositoryFiles.manifests("ops/kubernetes/loadtest-job.yaml", kind: "Job").first)
         let text = try RepositoryFiles.text("ops/kubernetes/loadtest-job.yaml")
         #expect(text.contains("- loadtest") && text.contains("--scenario") && text.contains("--mock-admin"))
@@ -133,11 +152,14 @@ struct DeploymentFileTests {
 
     @Test("every alert has a runbook section")
     func runbookCoversAlerts() throws {
-        let rules = try #require(try RepositoryFiles.yamlDocuments("ops/prometheus/salvo-rules.yaml").first as? [String: Any])
+        let rules = try #require(
+            try RepositoryFiles.yamlDocuments("ops/prometheus/salvo-rules.yaml").first as? [String: Any])
         let alerts = (rules["groups"] as? [[String: Any]] ?? []).flatMap { $0["rules"] as? [[String: Any]] ?? [] }
             .compactMap { $0["alert"] as? String }
         #expect(alerts.count >= 7)
         let runbook = try RepositoryFiles.text("ops/RUNBOOK.md")
-        for alert in alerts { #expect(runbook.contains("### \(alert)\n"), "ops/RUNBOOK.md has no section for \(alert)") }
+        for alert in alerts {
+            #expect(runbook.contains("### \(alert)\n"), "ops/RUNBOOK.md has no section for \(alert)")
+        }
     }
 }

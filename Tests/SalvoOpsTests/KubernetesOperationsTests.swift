@@ -18,11 +18,14 @@ struct KubernetesOperationsTests {
 
     @Test("the Deployment KEDA scales sets no replicas")
     func noReplicas() throws {
-        let scaled = try #require(try RepositoryFiles.manifests("ops/kubernetes/scaledobject.yaml", kind: "ScaledObject").first)
+        let scaled = try #require(
+            try RepositoryFiles.manifests("ops/kubernetes/scaledobject.yaml", kind: "ScaledObject").first)
         let target = ((scaled["spec"] as? [String: Any])?["scaleTargetRef"] as? [String: Any])?["name"] as? String
         let deployment = try Self.deployment()
         #expect(target == (deployment["metadata"] as? [String: Any])?["name"] as? String)
-        #expect((deployment["spec"] as? [String: Any])?["replicas"] == nil, "kubectl apply would fight KEDA over the replica count")
+        #expect(
+            (deployment["spec"] as? [String: Any])?["replicas"] == nil,
+            "kubectl apply would fight KEDA over the replica count")
     }
 
     @Test("probes: startup on /health/started, liveness on /health/live, readiness on /health/ready")
@@ -45,16 +48,22 @@ struct KubernetesOperationsTests {
         #expect(text.contains("at least one partition assigned"))
     }
 
-    @Test("KEDA's TriggerAuthentication reads keys the example Secret has, with values KEDA accepts and librdkafka agrees with")
+    @Test(
+        "KEDA's TriggerAuthentication reads keys the example Secret has, with values KEDA accepts and librdkafka agrees with"
+    )
     func kedaAuthentication() throws {
         let authentication = try #require(
             try RepositoryFiles.manifests("ops/kubernetes/scaledobject.yaml", kind: "TriggerAuthentication").first)
-        let references = try #require((authentication["spec"] as? [String: Any])?["secretTargetRef"] as? [[String: String]])
-        let secret = try #require(try RepositoryFiles.manifests("ops/kubernetes/kafka-secret.example.yaml", kind: "Secret").first)
+        let references = try #require(
+            (authentication["spec"] as? [String: Any])?["secretTargetRef"] as? [[String: String]])
+        let secret = try #require(
+            try RepositoryFiles.manifests("ops/kubernetes/kafka-secret.example.yaml", kind: "Secret").first)
         #expect((secret["metadata"] as? [String: Any])?["name"] as? String == "salvo-kafka")
         let values = try #require(secret["stringData"] as? [String: String])
         // KEDA's kafka scaler: sasl plaintext | scram_sha256 | scram_sha512 | oauthbearer | gssapi | none; tls enable | disable.
-        let kedaParameters: Set = ["sasl", "username", "password", "tls", "ca", "cert", "key", "keyPassword", "unsafeSsl"]
+        let kedaParameters: Set = [
+            "sasl", "username", "password", "tls", "ca", "cert", "key", "keyPassword", "unsafeSsl",
+        ]
         for reference in references {
             #expect(kedaParameters.contains(reference["parameter"] ?? ""), "\(reference)")
             #expect(reference["name"] == "salvo-kafka")
@@ -68,7 +77,9 @@ struct KubernetesOperationsTests {
         // The worker's librdkafka settings name the same mechanism and the same TLS choice.
         let properties = try Self.workerKafkaProperties()
         let librdkafka = ["plaintext": "PLAIN", "scram_sha256": "SCRAM-SHA-256", "scram_sha512": "SCRAM-SHA-512"]
-        #expect(properties["sasl.mechanisms"] == librdkafka[sasl], "KEDA \(sasl) vs librdkafka \(properties["sasl.mechanisms"] ?? "none")")
+        #expect(
+            properties["sasl.mechanisms"] == librdkafka[sasl],
+            "KEDA \(sasl) vs librdkafka \(properties["sasl.mechanisms"] ?? "none")")
         #expect((properties["security.protocol"]?.hasSuffix("ssl") == true) == (tls == "enable"))
 
         // Every key the Deployment reads from salvo-kafka is in the example.
@@ -76,24 +87,31 @@ struct KubernetesOperationsTests {
         let keys = environment.compactMap { (($0["valueFrom"] as? [String: Any])?["secretKeyRef"] as? [String: Any]) }
             .filter { $0["name"] as? String == "salvo-kafka" }.compactMap { $0["key"] as? String }
         #expect(keys.count >= 2)
-        for key in keys { #expect(values[key] != nil, "the Deployment reads salvo-kafka/\(key), which the example lacks") }
+        for key in keys {
+            #expect(values[key] != nil, "the Deployment reads salvo-kafka/\(key), which the example lacks")
+        }
         let kustomization = try RepositoryFiles.text("ops/kubernetes/kustomization.yaml")
-        #expect(kustomization.contains("kafka-secret.example.yaml") && !kustomization.contains("- kafka-secret.example.yaml"))
+        #expect(
+            kustomization.contains("kafka-secret.example.yaml")
+                && !kustomization.contains("- kafka-secret.example.yaml"))
     }
 
     @Test("cooldownPeriod is described as what it is: the delay before scaling to zero")
     func cooldownPeriod() throws {
         let text = try RepositoryFiles.text("ops/kubernetes/scaledobject.yaml")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let index = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("cooldownPeriod:") })
-        let comment = lines[..<index].reversed().prefix { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.joined(separator: " ")
+        let index = try #require(
+            lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("cooldownPeriod:") })
+        let comment = lines[..<index].reversed().prefix { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+            .joined(separator: " ")
         #expect(comment.contains("zero"), "\(comment)")
         #expect(!comment.contains("before scaling down"), "\(comment)")
     }
 
     @Test("the pods log JSON: the ConfigMap's worker.yaml sets log_format json")
     func jsonLogs() throws {
-        let configMap = try #require(try RepositoryFiles.manifests("ops/kubernetes/configmap.yaml", kind: "ConfigMap").first)
+        let configMap = try #require(
+            try RepositoryFiles.manifests("ops/kubernetes/configmap.yaml", kind: "ConfigMap").first)
         let workerYAML = try #require((configMap["data"] as? [String: String])?["worker.yaml"])
         let worker = try #require(try Yams.load(yaml: workerYAML) as? [String: Any])
         #expect(worker["log_format"] as? String == "json")
@@ -103,7 +121,8 @@ struct KubernetesOperationsTests {
     }
 
     private static func workerKafkaProperties() throws -> [String: String] {
-        let configMap = try #require(try RepositoryFiles.manifests("ops/kubernetes/configmap.yaml", kind: "ConfigMap").first)
+        let configMap = try #require(
+            try RepositoryFiles.manifests("ops/kubernetes/configmap.yaml", kind: "ConfigMap").first)
         let workerYAML = try #require((configMap["data"] as? [String: String])?["worker.yaml"])
         let worker = try #require(try Yams.load(yaml: workerYAML) as? [String: Any])
         return try #require((worker["kafka"] as? [String: Any])?["properties"] as? [String: String])

@@ -6,10 +6,12 @@ struct RunbookAnchors {
     init(markdown: String) {
         anchors = markdown.split(separator: "\n").filter { $0.hasPrefix("#") }.map { line in
             let title = line.drop { $0 == "#" }.trimmingPrefix(" ")
-            return String(title.lowercased().compactMap { character -> Character? in
-                if character == " " { return "-" }
-                return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
-            })
+            return String(
+                title.lowercased().compactMap { character -> Character? in
+                    if character == " " { return "-" }
+                    return character.isLetter || character.isNumber || character == "-" || character == "_"
+                        ? character : nil
+                })
         }
     }
 

@@ -1,6 +1,7 @@
 import NIOCore
 import SalvoAPNs
 import Testing
+
 @testable import SalvoWorker
 
 /// Issue 20 at the worker's edge: a field HTTP/2 forbids never reaches a send, a PROTOCOL_ERROR
@@ -11,7 +12,8 @@ import Testing
 
     @Test(arguments: ["abc ", " abc", "a\\u0000b", "a\\r\\nb", "a\\u007f"])
     func collapseIDsHTTP2ForbidsAreRejectedByTheDecoder(escaped: String) {
-        let json = #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","collapse_id":"\#(escaped)","payload":{}}"#
+        let json =
+            #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","collapse_id":"\#(escaped)","payload":{}}"#
         guard case .failure(let rejection) = Fixtures.decode(json) else {
             Issue.record("collapse_id \(escaped) must be rejected")
             return
@@ -21,7 +23,8 @@ import Testing
     }
 
     @Test func anInnerSpaceIsFine() throws {
-        let job = try Fixtures.job(#"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","collapse_id":"a b","payload":{}}"#)
+        let job = try Fixtures.job(
+            #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","collapse_id":"a b","payload":{}}"#)
         #expect(job.headers.collapseID?.string == "a b")
     }
 
@@ -31,8 +34,10 @@ import Testing
     @Test func aProtocolErrorResetIsReplayedOnceThenDeadLettered() {
         #expect(DeliveryResult(.failure(Self.protocolError)).isStreamProtocolError)
         let first = Fixtures.notification()
-        #expect(classifier.classify(DeliveryResult(.failure(Self.protocolError)), of: first, at: Self.time) == .replayNow)
-        let outcome = classifier.classify(DeliveryResult(.failure(Self.protocolError)), of: first.replayed(), at: Self.time)
+        #expect(
+            classifier.classify(DeliveryResult(.failure(Self.protocolError)), of: first, at: Self.time) == .replayNow)
+        let outcome = classifier.classify(
+            DeliveryResult(.failure(Self.protocolError)), of: first.replayed(), at: Self.time)
         guard case .permanentFailure(nil, let deadLetter?) = outcome else {
             Issue.record("expected a dead letter, got \(outcome)")
             return
@@ -44,7 +49,9 @@ import Testing
 
     @Test func withoutImmediateReplaysItIsDeadLetteredAtOnce() throws {
         let classifier = try OutcomeClassifier(configuration: .init(maximumImmediateReplays: 0))
-        guard case .permanentFailure(nil, let deadLetter?) = classifier.classify(.streamProtocolError(Self.protocolError), of: Fixtures.notification(), at: Self.time)
+        guard
+            case .permanentFailure(nil, let deadLetter?) = classifier.classify(
+                .streamProtocolError(Self.protocolError), of: Fixtures.notification(), at: Self.time)
         else {
             Issue.record("expected a dead letter")
             return
@@ -54,7 +61,8 @@ import Testing
 
     @Test(arguments: [APNsReason.badDeviceToken, .unregistered, .deviceTokenNotForTopic, .expiredToken])
     func aTokenReasonUnderA5xxBacksOffWithoutFeedback(reason: APNsReason) {
-        let outcome = classifier.classify(.rejected(APNsResponse(status: 500, reason: reason)), of: Fixtures.notification(), at: Self.time)
+        let outcome = classifier.classify(
+            .rejected(APNsResponse(status: 500, reason: reason)), of: Fixtures.notification(), at: Self.time)
         guard case .retry(let retry) = outcome else {
             Issue.record("a 500 must be retried, never turned into a feedback event: got \(outcome)")
             return
@@ -65,8 +73,9 @@ import Testing
 
     @Test func aTokenReasonUnderAnotherClientErrorIsDeadLetteredWithoutFeedback() {
         let response = APNsResponse(status: 400, reason: .unregistered)
-        #expect(classifier.classify(.rejected(response), of: Fixtures.notification(), at: Self.time)
-            == .permanentFailure(feedback: nil, deadLetter: .apnsRejected(response)))
+        #expect(
+            classifier.classify(.rejected(response), of: Fixtures.notification(), at: Self.time)
+                == .permanentFailure(feedback: nil, deadLetter: .apnsRejected(response)))
     }
 
     @Test func unknownReasonsAreLabelledOther() {
@@ -74,9 +83,11 @@ import Testing
         #expect(retry.metricLabel == "other")
         #expect(RetryReason(kind: .apnsUnavailable, apnsStatus: 503, apnsReason: "Shutdown").metricLabel == "Shutdown")
         #expect(RetryReason(kind: .notSent).metricLabel == "not_sent")
-        let deadLetter = DeadLetterReason.apnsRejected(APNsResponse(status: 400, reason: APNsReason(String(repeating: "z", count: 200_000))))
+        let deadLetter = DeadLetterReason.apnsRejected(
+            APNsResponse(status: 400, reason: APNsReason(String(repeating: "z", count: 200_000))))
         #expect(deadLetter.metricLabel == "other")
-        #expect(deadLetter.apnsReason?.utf8.count == APNsReason.maximumOtherLength, "the dead letter's header is bounded")
+        #expect(
+            deadLetter.apnsReason?.utf8.count == APNsReason.maximumOtherLength, "the dead letter's header is bounded")
     }
 }
 

@@ -1,6 +1,7 @@
 import NIOCore
 import SalvoAPNs
 import Testing
+
 @testable import SalvoWorker
 
 @Suite struct JSONScannerTests {
@@ -33,7 +34,8 @@ import Testing
     @Test(arguments: [
         "", "{", "}", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul",
         "\"abc", "\"\\x\"", "\"\\u12g4\"", "{} {}", "'a'", "[1 2]", "NaN",
-        "[}", "{]", #"{"a":[1}"#, #"[{"a":1]]"#, #"{"a":1 "b":2}"#, "[[]", #"{"a":{}"#, "{,}", "[,1]", #"{"a":1,"b"}"#, #"[{"a"}]"#,
+        "[}", "{]", #"{"a":[1}"#, #"[{"a":1]]"#, #"{"a":1 "b":2}"#, "[[]", #"{"a":{}"#, "{,}", "[,1]", #"{"a":1,"b"}"#,
+        #"[{"a"}]"#,
     ])
     func rejectsInvalidJSON(_ text: String) {
         #expect(validate(text)?.reason == .malformedJSON, "\(text)")
@@ -41,18 +43,24 @@ import Testing
 
     @Test func rejectsInvalidUTF8() {
         let quote = UInt8(ascii: "\"")
-        for bad: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xF0, 0x8F, 0xBF, 0xBF]] {
+        for bad: [UInt8] in [
+            [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xF0, 0x8F, 0xBF, 0xBF],
+        ] {
             #expect(validate([quote] + bad + [quote])?.reason == .malformedJSON, "\(bad)")
         }
         #expect(validate([quote, 0xE2, 0x82, 0xAC, quote]) == nil)
     }
 
     @Test func limitsNesting() {
-        let ok = String(repeating: "[", count: JSONScanner.maximumDepth) + String(repeating: "]", count: JSONScanner.maximumDepth)
+        let ok =
+            String(repeating: "[", count: JSONScanner.maximumDepth)
+            + String(repeating: "]", count: JSONScanner.maximumDepth)
         #expect(validate(ok) == nil)
         let deep = "[" + ok + "]"
         #expect(validate(deep)?.message.contains("nesting") == true)
-        let objects = String(repeating: #"{"a":"#, count: JSONScanner.maximumDepth - 1) + "[]" + String(repeating: "}", count: JSONScanner.maximumDepth - 1)
+        let objects =
+            String(repeating: #"{"a":"#, count: JSONScanner.maximumDepth - 1) + "[]"
+            + String(repeating: "}", count: JSONScanner.maximumDepth - 1)
         #expect(validate(objects) == nil)
         #expect(validate("[" + objects + "]")?.message.contains("nesting") == true)
     }
@@ -71,7 +79,9 @@ import Testing
 
     @Test func readsIntegers() throws {
         func integer(_ text: String) throws -> Int64? {
-            try JSONScanner.withScanner(over: ByteBuffer(string: text)) { scanner throws(JobRejection) in try scanner.scanInteger() }
+            try JSONScanner.withScanner(over: ByteBuffer(string: text)) { scanner throws(JobRejection) in
+                try scanner.scanInteger()
+            }
         }
         #expect(try integer("0") == 0)
         #expect(try integer("-42") == -42)
@@ -98,12 +108,16 @@ import Testing
                 let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
                 let stops = JSONScanner.stringStops(word)
                 let first = stops == 0 ? 8 : stops.trailingZeroBitCount / 8
-                if first != (isPlain(UInt8(value)) ? 8 : position) { mismatches.append("0x\(String(value, radix: 16)) at \(position)") }
+                if first != (isPlain(UInt8(value)) ? 8 : position) {
+                    mismatches.append("0x\(String(value, radix: 16)) at \(position)")
+                }
                 // Behind an earlier stop (a byte from 0x80 carries into later bytes), the earlier one is reported.
                 if position > 0 {
                     bytes[position - 1] = 0xC3
                     let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                    if JSONScanner.stringStops(word).trailingZeroBitCount / 8 != position - 1 { mismatches.append("0x\(String(value, radix: 16)) after 0xC3 at \(position)") }
+                    if JSONScanner.stringStops(word).trailingZeroBitCount / 8 != position - 1 {
+                        mismatches.append("0x\(String(value, radix: 16)) after 0xC3 at \(position)")
+                    }
                 }
             }
         }
@@ -125,7 +139,9 @@ import Testing
             for (insert, valid) in [("\u{01}", false), ("\\n", true), ("\\x", false), ("é", true)] {
                 var characters = Array(plain)
                 characters.replaceSubrange(position..<(position + 1), with: Array(insert))
-                #expect((validate("\"" + String(characters) + "\"") == nil) == valid, "\(insert.debugDescription) at \(position)")
+                #expect(
+                    (validate("\"" + String(characters) + "\"") == nil) == valid,
+                    "\(insert.debugDescription) at \(position)")
             }
         }
         var invalidUTF8 = Array(plain.utf8)
@@ -155,7 +171,8 @@ import Testing
     /// in every position of the word.
     @Test func wordHexCheckMatchesTheByteRule() {
         func isHex(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
         }
         var mismatches: [String] = []
@@ -164,7 +181,9 @@ import Testing
                 var bytes = Array("0aF93bE7".utf8)
                 bytes[position] = UInt8(value)
                 let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                if JSONScanner.areHexDigits(word) != isHex(UInt8(value)) { mismatches.append("0x\(String(value, radix: 16)) at \(position)") }
+                if JSONScanner.areHexDigits(word) != isHex(UInt8(value)) {
+                    mismatches.append("0x\(String(value, radix: 16)) at \(position)")
+                }
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
@@ -179,13 +198,15 @@ import Testing
                 var characters = Array(valid)
                 characters[position] = Character(bad)
                 let text = "\"" + String(characters) + "\""
-                let range = try JSONScanner.withScanner(over: ByteBuffer(string: text)) { scanner throws(JobRejection) in
+                let range = try JSONScanner.withScanner(over: ByteBuffer(string: text)) {
+                    scanner throws(JobRejection) in
                     scanner.scanHexToken()
                 }
                 #expect(range == nil, "\(bad) at \(position)")
             }
         }
-        let range = try JSONScanner.withScanner(over: ByteBuffer(string: "\"" + valid + "\"")) { scanner throws(JobRejection) in
+        let range = try JSONScanner.withScanner(over: ByteBuffer(string: "\"" + valid + "\"")) {
+            scanner throws(JobRejection) in
             scanner.scanHexToken()
         }
         #expect(range == 1..<65)

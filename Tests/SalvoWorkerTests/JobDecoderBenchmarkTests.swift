@@ -3,6 +3,7 @@ import NIOCore
 import SalvoAPNs
 import SalvoKafka
 import Testing
+
 @testable import SalvoWorker
 
 /// Prints decode and fan-out cost for a large campaign; never asserts timings (they depend on the
@@ -38,7 +39,9 @@ import Testing
 
         let perToken = decodeBest.secondsValue * 1e9 / Double(count)
         let perNotification = fanOut.secondsValue * 1e9 / Double(count)
-        print("job decode (\(Self.buildName), thread CPU time): \(count) tokens, \(message.readableBytes) bytes, best of 3: \(Int(perToken)) ns/token; fan-out (DeviceToken + apns-id + PushNotification): \(Int(perNotification)) ns/notification")
+        print(
+            "job decode (\(Self.buildName), thread CPU time): \(count) tokens, \(message.readableBytes) bytes, best of 3: \(Int(perToken)) ns/token; fan-out (DeviceToken + apns-id + PushNotification): \(Int(perNotification)) ns/notification"
+        )
     }
 
     #if DEBUG

@@ -1,11 +1,14 @@
 import NIOCore
 import SalvoAPNs
 import Testing
+
 @testable import SalvoWorker
 
 @Suite struct JobDecoderTests {
     @Test func perUserJobWithDefaults() throws {
-        let job = try Fixtures.job(#"{"id":"j1","app":"news","token":"\#(Fixtures.tokenHex(7).uppercased())","payload":{"aps":{"alert":"hi"}}}"#)
+        let job = try Fixtures.job(
+            #"{"id":"j1","app":"news","token":"\#(Fixtures.tokenHex(7).uppercased())","payload":{"aps":{"alert":"hi"}}}"#
+        )
         #expect(job.id == "j1")
         #expect(job.app == "news")
         #expect(job.campaignID == nil)
@@ -24,23 +27,27 @@ import Testing
     @Test func payloadBytesPassThroughExactly() throws {
         // Spacing, key order, escapes and number forms must survive untouched.
         let payload = #"{ "aps" : {"alert":"caf\u00e9 \"q\"","sound":"default"}, "n": 1.50e3, "z":[true,false,null] }"#
-        let job = try Fixtures.job(#"{"app":"news","payload":"# + payload + #","id":"j","token":"\#(Fixtures.tokenHex(1))"}"#)
+        let job = try Fixtures.job(
+            #"{"app":"news","payload":"# + payload + #","id":"j","token":"\#(Fixtures.tokenHex(1))"}"#)
         #expect(Fixtures.text(job.payload) == payload)
         let notification = job.notification(at: 0, job: job.reference(source: Fixtures.source))
         #expect(Fixtures.text(notification.payload) == payload)
     }
 
     @Test func payloadRawIsUnescapedAndTrimmed() throws {
-        let job = try Fixtures.job(#"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload_raw":" {\"aps\":{\"alert\":\"a\\nb\"}}\n"}"#)
+        let job = try Fixtures.job(
+            #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload_raw":" {\"aps\":{\"alert\":\"a\\nb\"}}\n"}"#
+        )
         #expect(Fixtures.text(job.payload) == #"{"aps":{"alert":"a\nb"}}"#)
     }
 
     @Test func explicitHeadersAndEnvironment() throws {
-        let job = try Fixtures.job("""
-        {"id":"j","app":"chat","token":"\(Fixtures.tokenHex(1))","payload":{},
-         "push_type":"voip","priority":5,"expiration":1700000000,"collapse_id":"c1",
-         "environment":"production","campaign_id":"camp"}
-        """)
+        let job = try Fixtures.job(
+            """
+            {"id":"j","app":"chat","token":"\(Fixtures.tokenHex(1))","payload":{},
+             "push_type":"voip","priority":5,"expiration":1700000000,"collapse_id":"c1",
+             "environment":"production","campaign_id":"camp"}
+            """)
         #expect(job.headers.topic == "com.example.chat.voip")
         #expect(job.headers.pushType == .voip)
         #expect(job.headers.priority == .powerConsiderate)
@@ -56,29 +63,33 @@ import Testing
     }
 
     @Test func backgroundDefaultsToPriority5() throws {
-        let job = try Fixtures.job(#"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{"aps":{"content-available":1}},"push_type":"background"}"#)
+        let job = try Fixtures.job(
+            #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{"aps":{"content-available":1}},"push_type":"background"}"#
+        )
         #expect(job.headers.priority == .powerConsiderate)
     }
 
     @Test func explicitTopicWins() throws {
-        let job = try Fixtures.job(#"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{},"topic":"com.example.other"}"#)
+        let job = try Fixtures.job(
+            #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{},"topic":"com.example.other"}"#)
         #expect(job.headers.topic == "com.example.other")
     }
 
     @Test func unknownFieldsAndNullsAreIgnored() throws {
-        let job = try Fixtures.job("""
-        {"id":"j","app":"news","token":"\(Fixtures.tokenHex(1))","payload":{},"future":{"x":[1,2,{"y":null}]},
-         "collapse_id":null,"campaign_id":null,"retry":{"attempt":"not read for jobs"}}
-        """)
+        let job = try Fixtures.job(
+            """
+            {"id":"j","app":"news","token":"\(Fixtures.tokenHex(1))","payload":{},"future":{"x":[1,2,{"y":null}]},
+             "collapse_id":null,"campaign_id":null,"retry":{"attempt":"not read for jobs"}}
+            """)
         #expect(job.headers.collapseID == nil)
         #expect(job.campaignID == nil)
     }
 
     @Test func campaignKeepsOrderAndRejectsOnlyBadTokens() throws {
         let json = """
-        {"id":"c","app":"news","payload":{"aps":{"alert":"x"}},
-         "tokens":["\(Fixtures.tokenHex(0))","nothex","\(Fixtures.tokenHex(2))","ab\\u0063d","\(Fixtures.tokenHex(4))"]}
-        """
+            {"id":"c","app":"news","payload":{"aps":{"alert":"x"}},
+             "tokens":["\(Fixtures.tokenHex(0))","nothex","\(Fixtures.tokenHex(2))","ab\\u0063d","\(Fixtures.tokenHex(4))"]}
+            """
         let job = try Fixtures.job(json)
         #expect(job.notificationCount == 3)
         #expect(Array(job.tokens) == [Fixtures.token(0), Fixtures.token(2), Fixtures.token(4)])
@@ -108,7 +119,8 @@ import Testing
     }
 
     @Test func rejectionsCarryTheIDAndAppWhenKnown() {
-        let result = Fixtures.decode(#"{"id":"j9","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{},"priority":7}"#)
+        let result = Fixtures.decode(
+            #"{"id":"j9","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{},"priority":7}"#)
         guard case .failure(let rejection) = result else {
             Issue.record("expected a rejection")
             return
@@ -160,14 +172,18 @@ import Testing
             #expect(name.withUnsafeBytes { JobField(name: $0) } == field)
             #expect((name + [UInt8(ascii: "x")]).withUnsafeBytes { JobField(name: $0) } == nil)
             // "tokens" less its last letter is "token", a member too.
-            #expect(name.dropLast().withUnsafeBytes { JobField(name: UnsafeRawBufferPointer($0)) } == JobField(rawValue: String(field.rawValue.dropLast())))
+            #expect(
+                name.dropLast().withUnsafeBytes { JobField(name: UnsafeRawBufferPointer($0)) }
+                    == JobField(rawValue: String(field.rawValue.dropLast())))
         }
         #expect(Array("ID".utf8).withUnsafeBytes { JobField(name: $0) } == nil)
 
-        let escaped = try Fixtures.job(#"{"\u0069d":"j1","app":"news","to\u006ben":"\#(Fixtures.tokenHex(1))","payload":{}}"#)
+        let escaped = try Fixtures.job(
+            #"{"\u0069d":"j1","app":"news","to\u006ben":"\#(Fixtures.tokenHex(1))","payload":{}}"#)
         #expect(escaped.id == "j1")
         #expect(escaped.tokens.count == 1)
-        let duplicate = Fixtures.decode(#"{"id":"j2","\u0069d":"j3","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{}}"#)
+        let duplicate = Fixtures.decode(
+            #"{"id":"j2","\u0069d":"j3","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{}}"#)
         guard case .failure(let rejection) = duplicate else {
             Issue.record("an escaped repeat of id was not refused")
             return

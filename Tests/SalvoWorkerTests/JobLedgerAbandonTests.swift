@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SalvoWorker
 
 /// The ledger's part in a clean revoke and in the commit gate.
@@ -14,9 +15,13 @@ import Testing
         ledger.abandon(job, generation: generation, count: 3)
         #expect(ledger.unsettledCount { $0.partition == 0 } == 1, "two notifications still in flight")
         #expect(ledger.notificationFinished(job, generation: generation) == .none)
-        #expect(ledger.notificationFinished(job, generation: generation, records: 1) == .none, "a feedback record outstanding")
+        #expect(
+            ledger.notificationFinished(job, generation: generation, records: 1) == .none,
+            "a feedback record outstanding")
         #expect(ledger.unsettledCount { $0.partition == 0 } == 1)
-        #expect(ledger.recordAcknowledged(job, generation: generation) == .none, "settled, but three notifications were never sent")
+        #expect(
+            ledger.recordAcknowledged(job, generation: generation) == .none,
+            "settled, but three notifications were never sent")
         #expect(ledger.unsettledCount { $0.partition == 0 } == 0)
         #expect(ledger.isOpen(job), "stays open until the partition is forgotten")
     }
@@ -28,7 +33,9 @@ import Testing
         _ = ledger.open(Self.partition1, notifications: 1)
         #expect(ledger.unsettledCount { $0.partition == 0 } == 1)
         #expect(ledger.unsettledCount { _ in true } == 2)
-        #expect(ledger.notificationFinished(Self.partition1, generation: ledger.generation(of: Self.partition1)) == .completed(Self.partition1))
+        #expect(
+            ledger.notificationFinished(Self.partition1, generation: ledger.generation(of: Self.partition1))
+                == .completed(Self.partition1))
         #expect(ledger.unsettledCount { $0.partition == 1 } == 0)
     }
 

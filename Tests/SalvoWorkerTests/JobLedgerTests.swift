@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SalvoWorker
 
 @Suite struct JobLedgerTests {
@@ -40,7 +41,9 @@ import Testing
         var ledger = JobLedger()
         // A job rejected as a whole: only its dead letter is outstanding.
         #expect(ledger.open(Self.position(4), notifications: 0, records: 1) == .none)
-        #expect(ledger.recordAcknowledged(Self.position(4), generation: ledger.generation(of: Self.position(4))) == .completed(Self.position(4)))
+        #expect(
+            ledger.recordAcknowledged(Self.position(4), generation: ledger.generation(of: Self.position(4)))
+                == .completed(Self.position(4)))
         // Nothing outstanding at all.
         #expect(ledger.open(Self.position(5), notifications: 0) == .completed(Self.position(5)))
         #expect(ledger.openJobs == 0)
@@ -58,7 +61,8 @@ import Testing
 
     @Test func revokedJobsAreForgottenAndLateEventsIgnored() {
         var ledger = JobLedger()
-        let revoked = Self.position(7, partition: 0), kept = Self.position(8, partition: 1)
+        let revoked = Self.position(7, partition: 0)
+        let kept = Self.position(8, partition: 1)
         _ = ledger.open(revoked, notifications: 1)
         _ = ledger.open(kept, notifications: 1)
         let revokedGeneration = ledger.generation(of: revoked)
@@ -70,7 +74,8 @@ import Testing
 
     @Test func openingReturnsTheGenerationItsEventsMustCarry() {
         var ledger = JobLedger()
-        let job = Self.position(5), other = Self.position(6)
+        let job = Self.position(5)
+        let other = Self.position(6)
         #expect(!ledger.isOpen(job))
         let (action, generation) = ledger.opening(job, notifications: 1)
         #expect(action == .none)
@@ -155,7 +160,8 @@ import Testing
             let event = pending[jobIndex].removeFirst()
             let action: JobLedger.Action
             switch event {
-            case .finished(let job, let records): action = ledger.notificationFinished(job, generation: ledger.generation(of: job), records: records)
+            case .finished(let job, let records):
+                action = ledger.notificationFinished(job, generation: ledger.generation(of: job), records: records)
             case .acknowledged(let job): action = ledger.recordAcknowledged(job, generation: ledger.generation(of: job))
             }
             if case .completed(let job) = action {

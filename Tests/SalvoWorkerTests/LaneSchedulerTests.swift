@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SalvoWorker
 
 @Suite struct LaneSchedulerTests {
@@ -13,7 +14,11 @@ import Testing
         scheduler.enqueue("users", notifications: 1_000, lane: .priority)
         scheduler.enqueue("campaign", notifications: 1_000, lane: .campaign)
         let lanes = drain(&scheduler, steps: 10).map(\.lane)
-        #expect(lanes == [.priority, .priority, .campaign, .priority, .priority, .priority, .priority, .campaign, .priority, .priority])
+        #expect(
+            lanes == [
+                .priority, .priority, .campaign, .priority, .priority, .priority, .priority, .campaign, .priority,
+                .priority,
+            ])
         let many = drain(&scheduler, steps: 1_000)
         #expect(many.filter { $0.lane == .campaign }.count == 200)
     }

@@ -1,6 +1,7 @@
 import NIOCore
 import SalvoAPNs
 import Testing
+
 @testable import SalvoWorker
 
 @Suite struct OutcomeClassifierTests {
@@ -13,7 +14,10 @@ import Testing
 
     @Test func acceptedIsDelivered() {
         #expect(classifier.classify(.accepted, of: Fixtures.notification(), at: Self.time) == .delivered)
-        #expect(classifier.classify(DeliveryResult(.success(APNsResponse(status: 200))), of: Fixtures.notification(), at: Self.time) == .delivered)
+        #expect(
+            classifier.classify(
+                DeliveryResult(.success(APNsResponse(status: 200))), of: Fixtures.notification(), at: Self.time)
+                == .delivered)
     }
 
     @Test(arguments: [APNsReason.unregistered, .expiredToken, .badDeviceToken, .deviceTokenNotForTopic])
@@ -30,7 +34,8 @@ import Testing
 
     @Test func deadTokensCanAlsoBeDeadLettered() throws {
         let classifier = try OutcomeClassifier(configuration: .init(deadLetterInvalidTokens: true))
-        let outcome = classifier.classify(.rejected(APNsResponse(status: 410, reason: .unregistered)), of: Fixtures.notification(), at: Self.time)
+        let outcome = classifier.classify(
+            .rejected(APNsResponse(status: 410, reason: .unregistered)), of: Fixtures.notification(), at: Self.time)
         guard case .permanentFailure(let feedback, let deadLetter) = outcome else {
             Issue.record("expected a permanent failure")
             return
@@ -40,14 +45,22 @@ import Testing
         #expect(deadLetter?.apnsReason == "Unregistered")
     }
 
-    @Test(arguments: [APNsReason.payloadTooLarge, .forbidden, .badTopic, .topicDisallowed, .badCertificate, .invalidProviderToken, .missingTopic])
+    @Test(arguments: [
+        APNsReason.payloadTooLarge, .forbidden, .badTopic, .topicDisallowed, .badCertificate, .invalidProviderToken,
+        .missingTopic,
+    ])
     func otherPermanentAnswersAreDeadLettered(_ reason: APNsReason) {
         let outcome = classify(APNsResponse(status: reason.status!, reason: reason))
-        #expect(outcome == .permanentFailure(feedback: nil, deadLetter: .apnsRejected(APNsResponse(status: reason.status!, reason: reason))))
+        #expect(
+            outcome
+                == .permanentFailure(
+                    feedback: nil, deadLetter: .apnsRejected(APNsResponse(status: reason.status!, reason: reason))))
     }
 
     @Test func tooManyRequestsDelaysTheToken() {
-        #expect(classify(APNsResponse(status: 429, reason: .tooManyRequests)) == .retry(RetryReason(kind: .tooManyRequests, apnsStatus: 429, apnsReason: "TooManyRequests")))
+        #expect(
+            classify(APNsResponse(status: 429, reason: .tooManyRequests))
+                == .retry(RetryReason(kind: .tooManyRequests, apnsStatus: 429, apnsReason: "TooManyRequests")))
     }
 
     @Test(arguments: [APNsReason.internalServerError, .serviceUnavailable, .shutdown, .tooManyProviderTokenUpdates])
@@ -69,7 +82,10 @@ import Testing
             Issue.record("a 503 without a body must be retried")
             return
         }
-        guard case .permanentFailure(nil, let deadLetter?) = classify(APNsResponse(status: 400, reason: .other("NewRule"))) else {
+        guard
+            case .permanentFailure(nil, let deadLetter?) = classify(
+                APNsResponse(status: 400, reason: .other("NewRule")))
+        else {
             Issue.record("an unknown 400 is permanent")
             return
         }
@@ -78,7 +94,10 @@ import Testing
 
     @Test func expiredProviderTokenRefreshesAndReplays() {
         #expect(classify(APNsResponse(status: 403, reason: .expiredProviderToken)) == .refreshTokenAndReplay)
-        guard case .permanentFailure(nil, let deadLetter?) = classify(APNsResponse(status: 403, reason: .expiredProviderToken), attempt: 10) else {
+        guard
+            case .permanentFailure(nil, let deadLetter?) = classify(
+                APNsResponse(status: 403, reason: .expiredProviderToken), attempt: 10)
+        else {
             Issue.record("expected dead letter after the last attempt")
             return
         }
@@ -122,8 +141,13 @@ import Testing
     }
 
     @Test func attemptsAreBounded() {
-        #expect(classify(APNsResponse(status: 503, reason: .serviceUnavailable), attempt: 9) != classify(APNsResponse(status: 503, reason: .serviceUnavailable), attempt: 10))
-        guard case .permanentFailure(nil, let deadLetter?) = classify(APNsResponse(status: 503, reason: .serviceUnavailable), attempt: 10) else {
+        #expect(
+            classify(APNsResponse(status: 503, reason: .serviceUnavailable), attempt: 9)
+                != classify(APNsResponse(status: 503, reason: .serviceUnavailable), attempt: 10))
+        guard
+            case .permanentFailure(nil, let deadLetter?) = classify(
+                APNsResponse(status: 503, reason: .serviceUnavailable), attempt: 10)
+        else {
             Issue.record("expected a dead letter")
             return
         }
@@ -136,13 +160,20 @@ import Testing
         let notSent = DeliveryResult(.failure(APNsError.notSent("connection reset")))
         #expect(classifier.classify(notSent, of: Fixtures.notification(), at: Self.time) == .replayNow)
         let rejected = DeliveryResult(.failure(APNsError.rejected(APNsResponse(status: 410, reason: .unregistered))))
-        guard case .permanentFailure(let feedback?, nil) = classifier.classify(rejected, of: Fixtures.notification(), at: Self.time) else {
+        guard
+            case .permanentFailure(let feedback?, nil) = classifier.classify(
+                rejected, of: Fixtures.notification(), at: Self.time)
+        else {
             Issue.record("expected feedback")
             return
         }
         #expect(feedback.reason == .unregistered)
-        let invalid = DeliveryResult(.failure(APNsError(code: .payloadTooLarge, message: "too big", reason: .payloadTooLarge)))
-        guard case .permanentFailure(nil, let deadLetter?) = classifier.classify(invalid, of: Fixtures.notification(), at: Self.time) else {
+        let invalid = DeliveryResult(
+            .failure(APNsError(code: .payloadTooLarge, message: "too big", reason: .payloadTooLarge)))
+        guard
+            case .permanentFailure(nil, let deadLetter?) = classifier.classify(
+                invalid, of: Fixtures.notification(), at: Self.time)
+        else {
             Issue.record("expected a dead letter")
             return
         }
@@ -151,6 +182,8 @@ import Testing
 
     @Test func configurationIsValidated() {
         #expect(throws: SalvoWorkerError.self) { try OutcomeClassifier(configuration: .init(maximumAttempts: 0)) }
-        #expect(throws: SalvoWorkerError.self) { try OutcomeClassifier(configuration: .init(maximumImmediateReplays: -1)) }
+        #expect(throws: SalvoWorkerError.self) {
+            try OutcomeClassifier(configuration: .init(maximumImmediateReplays: -1))
+        }
     }
 }

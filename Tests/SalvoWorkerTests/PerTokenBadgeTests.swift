@@ -1,15 +1,16 @@
 import NIOCore
 import SalvoAPNs
 import Testing
+
 @testable import SalvoWorker
 
 @Suite struct PerTokenBadgeTests {
     private func payloads(_ payload: String, badge: Int = 7) throws -> (plain: String, badged: String) {
         let json = """
-        {"id":"j","app":"news","payload":\(payload),
-         "tokens":["\(Fixtures.tokenHex(1))","\(Fixtures.tokenHex(2))"],
-         "per_token":{"\(Fixtures.tokenHex(2).uppercased())":{"badge":\(badge)}}}
-        """
+            {"id":"j","app":"news","payload":\(payload),
+             "tokens":["\(Fixtures.tokenHex(1))","\(Fixtures.tokenHex(2))"],
+             "per_token":{"\(Fixtures.tokenHex(2).uppercased())":{"badge":\(badge)}}}
+            """
         let job = try Fixtures.job(json)
         return (Fixtures.text(job.payload(for: Fixtures.token(1))), Fixtures.text(job.payload(for: Fixtures.token(2))))
     }
@@ -33,17 +34,19 @@ import Testing
     @Test func splicedPayloadsAreValidJSONForTheDecoder() throws {
         for payload in [#"{"aps":{"badge":1}}"#, #"{"aps":{"a":1}}"#, #"{"aps":{}}"#, #"{"x":1}"#, #"{}"#] {
             let badged = try payloads(payload).badged
-            let job = try Fixtures.job(#"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":"# + badged + "}")
+            let job = try Fixtures.job(
+                #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":"# + badged + "}")
             #expect(Fixtures.text(job.payload) == badged)
         }
     }
 
     @Test func notificationsGetTheirOwnPayload() throws {
-        let job = try Fixtures.job("""
-        {"id":"j","app":"news","payload":{"aps":{"badge":0}},
-         "tokens":["\(Fixtures.tokenHex(1))","\(Fixtures.tokenHex(2))"],
-         "per_token":{"\(Fixtures.tokenHex(2))":{"badge":5},"\(Fixtures.tokenHex(99))":{"badge":9}}}
-        """)
+        let job = try Fixtures.job(
+            """
+            {"id":"j","app":"news","payload":{"aps":{"badge":0}},
+             "tokens":["\(Fixtures.tokenHex(1))","\(Fixtures.tokenHex(2))"],
+             "per_token":{"\(Fixtures.tokenHex(2))":{"badge":5},"\(Fixtures.tokenHex(99))":{"badge":9}}}
+            """)
         let reference = job.reference(source: Fixtures.source)
         #expect(Fixtures.text(job.notification(at: 0, job: reference).payload) == #"{"aps":{"badge":0}}"#)
         #expect(Fixtures.text(job.notification(at: 1, job: reference).payload) == #"{"aps":{"badge":5}}"#)
@@ -51,7 +54,8 @@ import Testing
 
     @Test func ambiguousPayloadsAreRejected() {
         for payload in [#"{"aps":1}"#, #"{"aps":{},"aps":{}}"#, #"{"aps":{"badge":1,"badge":2}}"#] {
-            let json = #"{"id":"j","app":"news","payload":\#(payload),"token":"\#(Fixtures.tokenHex(1))","per_token":{"\#(Fixtures.tokenHex(1))":{"badge":1}}}"#
+            let json =
+                #"{"id":"j","app":"news","payload":\#(payload),"token":"\#(Fixtures.tokenHex(1))","per_token":{"\#(Fixtures.tokenHex(1))":{"badge":1}}}"#
             #expect(Fixtures.decode(json).rejectionReason == .invalidPerToken, "\(payload)")
         }
     }
@@ -62,7 +66,8 @@ import Testing
         let payload = #"{"f":"\#(filler)"}"#
         let plain = #"{"id":"j","app":"news","payload":\#(payload),"token":"\#(Fixtures.tokenHex(1))"}"#
         #expect(Fixtures.decode(plain).rejectionReason == nil)
-        let withBadge = #"{"id":"j","app":"news","payload":\#(payload),"token":"\#(Fixtures.tokenHex(1))","per_token":{"\#(Fixtures.tokenHex(1))":{"badge":1}}}"#
+        let withBadge =
+            #"{"id":"j","app":"news","payload":\#(payload),"token":"\#(Fixtures.tokenHex(1))","per_token":{"\#(Fixtures.tokenHex(1))":{"badge":1}}}"#
         #expect(Fixtures.decode(withBadge).rejectionReason == .payloadTooLarge)
     }
 }

@@ -1,5 +1,6 @@
 import SalvoAPNs
 import Testing
+
 @testable import SalvoWorker
 
 @Suite struct RateLimiterTests {
@@ -31,10 +32,11 @@ import Testing
     }
 
     @Test func appLimitsArePerAppWithADefault() throws {
-        var limiter = try AppRateLimiter<ContinuousClock>(configuration: .init(
-            limits: ["news": RateLimit(perSecond: 1, burst: 1)],
-            defaultLimit: RateLimit(perSecond: 2, burst: 1)
-        ))
+        var limiter = try AppRateLimiter<ContinuousClock>(
+            configuration: .init(
+                limits: ["news": RateLimit(perSecond: 1, burst: 1)],
+                defaultLimit: RateLimit(perSecond: 2, burst: 1)
+            ))
         #expect(limiter.reserve(app: "news", now: start) == .zero)
         #expect(limiter.reserve(app: "news", now: start) == .seconds(1))
         #expect(limiter.reserve(app: "chat", now: start) == .zero)
@@ -45,9 +47,13 @@ import Testing
     }
 
     @Test func deviceLimitDelaysAStormOnOneToken() throws {
-        var limiter = try DeviceRateLimiter<ContinuousClock>(configuration: .init(limit: RateLimit(perSecond: 1, burst: 5), slotCount: 64), now: start)
+        var limiter = try DeviceRateLimiter<ContinuousClock>(
+            configuration: .init(limit: RateLimit(perSecond: 1, burst: 5), slotCount: 64), now: start)
         let storm = (0..<10).map { _ in limiter.reserve(Fixtures.token(1), now: start) }
-        #expect(storm == [.zero, .zero, .zero, .zero, .zero, .seconds(1), .seconds(2), .seconds(3), .seconds(4), .seconds(5)])
+        #expect(
+            storm == [
+                .zero, .zero, .zero, .zero, .zero, .seconds(1), .seconds(2), .seconds(3), .seconds(4), .seconds(5),
+            ])
         // Another token is not affected.
         #expect(limiter.reserve(Fixtures.token(2), now: start) == .zero)
         #expect(limiter.constrainedTokens(now: start) == 2)
@@ -63,7 +69,8 @@ import Testing
     }
 
     @Test func deviceMemoryIsBoundedUnderChurn() throws {
-        var limiter = try DeviceRateLimiter<ContinuousClock>(configuration: .init(limit: RateLimit(perSecond: 1, burst: 2), slotCount: 256), now: start)
+        var limiter = try DeviceRateLimiter<ContinuousClock>(
+            configuration: .init(limit: RateLimit(perSecond: 1, burst: 2), slotCount: 256), now: start)
         // 20,000 distinct tokens, one send each, one millisecond apart: each is within its burst,
         // so nothing is delayed, and the table never grows.
         var now = start
@@ -87,7 +94,8 @@ import Testing
             try DeviceRateLimiter<ContinuousClock>(configuration: .init(slotCount: 100), now: start)
         }
         #expect(throws: SalvoWorkerError.self) {
-            try DeviceRateLimiter<ContinuousClock>(configuration: .init(limit: RateLimit(perSecond: 0, burst: 1)), now: start)
+            try DeviceRateLimiter<ContinuousClock>(
+                configuration: .init(limit: RateLimit(perSecond: 0, burst: 1)), now: start)
         }
         #expect(throws: SalvoWorkerError.self) {
             try AppRateLimiter<ContinuousClock>(configuration: .init(limits: ["x": RateLimit(perSecond: 1, burst: 0)]))

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import SalvoAPNs
 import Testing
+
 @testable import SalvoWorker
 
 @Suite struct RecordTests {
@@ -17,15 +18,18 @@ import Testing
         #expect(UTCTimestamp(millisecondsSince1970: 951_782_400_000).rfc3339 == "2000-02-29T00:00:00.000Z")
         #expect(UTCTimestamp(millisecondsSince1970: -1).rfc3339 == "1969-12-31T23:59:59.999Z")
         #expect(UTCTimestamp(millisecondsSince1970: 4_102_444_799_999).rfc3339 == "2099-12-31T23:59:59.999Z")
-        #expect(UTCTimestamp(millisecondsSince1970: 1000).advanced(by: .milliseconds(1500)).millisecondsSince1970 == 2500)
+        #expect(
+            UTCTimestamp(millisecondsSince1970: 1000).advanced(by: .milliseconds(1500)).millisecondsSince1970 == 2500)
         let now = UTCTimestamp.now().millisecondsSince1970
         #expect(now > 1_700_000_000_000)
     }
 
     @Test func feedbackEventMatchesTheSchema() throws {
         let notification = Fixtures.notification(5)
-        let response = APNsResponse(status: 410, apnsID: nil, reason: .unregistered, timestampMilliseconds: 1_700_000_000_000)
-        let event = try #require(FeedbackEvent(notification: notification, response: response, observedAt: Self.observed))
+        let response = APNsResponse(
+            status: 410, apnsID: nil, reason: .unregistered, timestampMilliseconds: 1_700_000_000_000)
+        let event = try #require(
+            FeedbackEvent(notification: notification, response: response, observedAt: Self.observed))
         let record = event.record()
         #expect(record.key == Array(Fixtures.tokenHex(5).utf8))
         let json = try object(record.value)
@@ -40,24 +44,33 @@ import Testing
         #expect(json["job_id"] as? String == "job-1")
         #expect(json["campaign_id"] as? String == "spring")
         #expect(json["observed_at"] as? String == "2024-05-01T12:00:00.123Z")
-        #expect(Set(json.keys) == ["token", "app", "topic", "environment", "reason", "status", "apns_timestamp_ms", "apns_id", "job_id", "campaign_id", "observed_at"])
+        #expect(
+            Set(json.keys) == [
+                "token", "app", "topic", "environment", "reason", "status", "apns_timestamp_ms", "apns_id", "job_id",
+                "campaign_id", "observed_at",
+            ])
     }
 
     @Test func feedbackEventLeavesOutTheTimestampAndNullsUnknowns() throws {
         let notification = Fixtures.notification(5, campaignID: nil)
         let response = APNsResponse(status: 400, apnsID: APNsID(high: 1, low: 2), reason: .badDeviceToken)
-        let event = try #require(FeedbackEvent(notification: notification, response: response, observedAt: Self.observed))
+        let event = try #require(
+            FeedbackEvent(notification: notification, response: response, observedAt: Self.observed))
         let json = try object(event.encodedValue())
         #expect(json["apns_timestamp_ms"] == nil)
         #expect(json["campaign_id"] is NSNull)
         #expect(json["apns_id"] as? String == APNsID(high: 1, low: 2).description)
-        #expect(FeedbackEvent(notification: notification, response: APNsResponse(status: 413, reason: .payloadTooLarge), observedAt: Self.observed) == nil)
+        #expect(
+            FeedbackEvent(
+                notification: notification, response: APNsResponse(status: 413, reason: .payloadTooLarge),
+                observedAt: Self.observed) == nil)
     }
 
     @Test func rejectedJobKeepsTheOriginalBytes() throws {
         let message = ByteBuffer(string: #"{"id":"j7","app":"news","token":"zz","payload":{}}"#)
         let rejection = try #require(Fixtures.decoder.decode(message).failureValue)
-        let record = DeadLetterRecord.rejectedJob(message, rejection, source: Fixtures.source, at: Self.observed).record()
+        let record = DeadLetterRecord.rejectedJob(message, rejection, source: Fixtures.source, at: Self.observed)
+            .record()
         #expect(record.value == Array(message.readableBytesView))
         #expect(record.key == Array("j7".utf8))
         #expect(record.header("salvo-kind") == "job")
@@ -74,7 +87,8 @@ import Testing
 
     @Test func failedNotificationIsARepublishableJob() throws {
         let notification = Fixtures.notification(3, attempt: 10)
-        let reason = DeadLetterReason.retriesExhausted(attempts: 10, last: RetryReason(kind: .apnsUnavailable, apnsStatus: 503, apnsReason: "ServiceUnavailable"))
+        let reason = DeadLetterReason.retriesExhausted(
+            attempts: 10, last: RetryReason(kind: .apnsUnavailable, apnsStatus: 503, apnsReason: "ServiceUnavailable"))
         let record = DeadLetterRecord.failedNotification(notification, reason: reason, at: Self.observed).record()
         #expect(record.header("salvo-kind") == "notification")
         #expect(record.header("salvo-reason") == "retries_exhausted")
@@ -91,9 +105,11 @@ import Testing
     }
 
     @Test func rejectedTokenIsDeadLetteredWithItsText() throws {
-        let job = try Fixtures.job(#"{"id":"c","app":"news","payload":{"a":1},"tokens":["\#(Fixtures.tokenHex(1))","x\"y"]}"#)
+        let job = try Fixtures.job(
+            #"{"id":"c","app":"news","payload":{"a":1},"tokens":["\#(Fixtures.tokenHex(1))","x\"y"]}"#)
         let rejection = try #require(job.rejectedTokens.first)
-        let record = DeadLetterRecord.rejectedToken(rejection, of: job, source: Fixtures.source, at: Self.observed).record()
+        let record = DeadLetterRecord.rejectedToken(rejection, of: job, source: Fixtures.source, at: Self.observed)
+            .record()
         #expect(record.header("salvo-reason") == "invalid_token")
         let json = try object(record.value)
         #expect(json["token"] as? String == "x\"y")
@@ -131,9 +147,16 @@ import Testing
     @Test func retryDecoderNeedsTheRetryMember() throws {
         let plain = ByteBuffer(string: #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{}}"#)
         #expect(RetryRecordDecoder(jobDecoder: Fixtures.decoder).decode(plain).failureValue?.reason == .invalidRetry)
-        let badAttempt = ByteBuffer(string: #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{},"retry":{"attempt":0,"due_at_ms":1}}"#)
-        #expect(RetryRecordDecoder(jobDecoder: Fixtures.decoder).decode(badAttempt).failureValue?.reason == .invalidRetry)
-        let badJob = ByteBuffer(string: #"{"id":"j","app":"nope","token":"\#(Fixtures.tokenHex(1))","payload":{},"retry":{"attempt":1,"due_at_ms":1}}"#)
+        let badAttempt = ByteBuffer(
+            string:
+                #"{"id":"j","app":"news","token":"\#(Fixtures.tokenHex(1))","payload":{},"retry":{"attempt":0,"due_at_ms":1}}"#
+        )
+        #expect(
+            RetryRecordDecoder(jobDecoder: Fixtures.decoder).decode(badAttempt).failureValue?.reason == .invalidRetry)
+        let badJob = ByteBuffer(
+            string:
+                #"{"id":"j","app":"nope","token":"\#(Fixtures.tokenHex(1))","payload":{},"retry":{"attempt":1,"due_at_ms":1}}"#
+        )
         #expect(RetryRecordDecoder(jobDecoder: Fixtures.decoder).decode(badJob).failureValue?.reason == .unknownApp)
     }
 }

@@ -1,5 +1,6 @@
 import SalvoAPNs
 import Testing
+
 @testable import SalvoWorker
 
 @Suite struct RetrySchedulerTests {
@@ -13,7 +14,9 @@ import Testing
 
     @Test func backoffGrowsAndIsCapped() {
         let backoff = RetryBackoff(initialDelay: .milliseconds(500), maximumDelay: .seconds(60))
-        #expect((1...9).map { backoff.delay(afterAttempt: $0) } == [0.5, 1, 2, 4, 8, 16, 32, 60, 60].map { Duration.seconds($0) })
+        #expect(
+            (1...9).map { backoff.delay(afterAttempt: $0) }
+                == [0.5, 1, 2, 4, 8, 16, 32, 60, 60].map { Duration.seconds($0) })
         #expect(backoff.jitteredDelay(afterAttempt: 3, fraction: 0) == .seconds(1))
         #expect(backoff.jitteredDelay(afterAttempt: 3, fraction: 0.5) == .seconds(1.5))
         #expect(backoff.jitteredDelay(afterAttempt: 3, fraction: 0.999) < .seconds(2))
@@ -61,12 +64,16 @@ import Testing
         _ = machine.schedule(Fixtures.notification(3, app: "news"), reason: Self.unavailable, now: start)
         let batches = machine.collectDue(now: start.advanced(by: .seconds(10)))
         #expect(batches.map(\.app) == ["chat", "news"])
-        #expect(batches.map { $0.notifications.map(\.token) } == [[Fixtures.token(2)], [Fixtures.token(1), Fixtures.token(3)]])
+        #expect(
+            batches.map { $0.notifications.map(\.token) } == [
+                [Fixtures.token(2)], [Fixtures.token(1), Fixtures.token(3)],
+            ])
     }
 
     @Test func tooManyRequestsWaitsLonger() throws {
         var machine = try Machine(configuration: Self.holdsTwoMinutes, now: start, jitter: Jitter(seed: 3))
-        guard case .held(let due, _) = machine.schedule(Fixtures.notification(), reason: Self.throttled, now: start) else {
+        guard case .held(let due, _) = machine.schedule(Fixtures.notification(), reason: Self.throttled, now: start)
+        else {
             Issue.record("expected the notification to be held")
             return
         }
@@ -87,10 +94,14 @@ import Testing
     }
 
     @Test func handsOffBeyondTheMemoryBound() throws {
-        var machine = try Machine(configuration: .init(maximumHeldNotifications: 2), now: start, jitter: Jitter(seed: 5))
+        var machine = try Machine(
+            configuration: .init(maximumHeldNotifications: 2), now: start, jitter: Jitter(seed: 5))
         _ = machine.schedule(Fixtures.notification(1), reason: Self.unavailable, now: start)
         _ = machine.schedule(Fixtures.notification(2), reason: Self.unavailable, now: start)
-        guard case .handOff(let batch) = machine.schedule(Fixtures.notification(3, attempt: 2), reason: Self.unavailable, now: start) else {
+        guard
+            case .handOff(let batch) = machine.schedule(
+                Fixtures.notification(3, attempt: 2), reason: Self.unavailable, now: start)
+        else {
             Issue.record("expected a hand-off")
             return
         }
@@ -101,9 +112,13 @@ import Testing
     }
 
     @Test func handsOffLongDelays() throws {
-        var machine = try Machine(configuration: .init(maximumHeldDelay: .seconds(20)), now: start, jitter: Jitter(seed: 6))
+        var machine = try Machine(
+            configuration: .init(maximumHeldDelay: .seconds(20)), now: start, jitter: Jitter(seed: 6))
         // Attempt 8 backs off 30…60 s, beyond the 20 s the worker holds.
-        guard case .handOff(let batch) = machine.schedule(Fixtures.notification(attempt: 8), reason: Self.unavailable, now: start) else {
+        guard
+            case .handOff(let batch) = machine.schedule(
+                Fixtures.notification(attempt: 8), reason: Self.unavailable, now: start)
+        else {
             Issue.record("expected a hand-off")
             return
         }
@@ -129,7 +144,9 @@ import Testing
     @Test func shutdownDrainsEverything() throws {
         var machine = try Machine(configuration: Self.holdsTwoMinutes, now: start, jitter: Jitter(seed: 7))
         for n in 0..<20 {
-            _ = machine.schedule(Fixtures.notification(n, app: n.isMultiple(of: 2) ? "news" : "chat", attempt: 1 + n % 5), reason: Self.unavailable, now: start)
+            _ = machine.schedule(
+                Fixtures.notification(n, app: n.isMultiple(of: 2) ? "news" : "chat", attempt: 1 + n % 5),
+                reason: Self.unavailable, now: start)
         }
         let drained = machine.drainForShutdown()
         #expect(drained.flatMap(\.notifications).count == 20)
@@ -142,7 +159,9 @@ import Testing
     @Test func sameSeedSameSchedule() throws {
         func run() throws -> [Machine.ScheduleAction] {
             var machine = try Machine(configuration: Self.holdsTwoMinutes, now: start, jitter: Jitter(seed: 99))
-            return (0..<10).map { machine.schedule(Fixtures.notification($0, attempt: 1 + $0 % 4), reason: Self.unavailable, now: start) }
+            return (0..<10).map {
+                machine.schedule(Fixtures.notification($0, attempt: 1 + $0 % 4), reason: Self.unavailable, now: start)
+            }
         }
         #expect(try run() == run())
     }
@@ -152,10 +171,15 @@ import Testing
             try Machine(configuration: .init(batchWindow: .zero), now: start)
         }
         #expect(throws: SalvoWorkerError.self) {
-            try Machine(configuration: .init(backoff: RetryBackoff(initialDelay: .seconds(2), maximumDelay: .seconds(1))), now: start)
+            try Machine(
+                configuration: .init(backoff: RetryBackoff(initialDelay: .seconds(2), maximumDelay: .seconds(1))),
+                now: start)
         }
         #expect(throws: SalvoWorkerError.self) {
-            try Machine(configuration: .init(tooManyRequests: RetryBackoff(initialDelay: .seconds(1), multiplier: 0.5, maximumDelay: .seconds(9))), now: start)
+            try Machine(
+                configuration: .init(
+                    tooManyRequests: RetryBackoff(initialDelay: .seconds(1), multiplier: 0.5, maximumDelay: .seconds(9))
+                ), now: start)
         }
     }
 

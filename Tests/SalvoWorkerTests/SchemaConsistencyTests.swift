@@ -1,11 +1,13 @@
 import Foundation
 import SalvoAPNs
 import Testing
+
 @testable import SalvoWorker
 
 /// The published contract (schema/*.json, docs/jobs.md) and the code must not drift apart.
 @Suite struct SchemaConsistencyTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     private func json(_ path: String) throws -> [String: Any] {
         let data = try Data(contentsOf: Self.root.appendingPathComponent(path))
@@ -26,11 +28,15 @@ import Testing
         let schema = try json("schema/feedback.schema.json")
         let properties = try #require(schema["properties"] as? [String: Any])
         let reason = try #require(properties["reason"] as? [String: Any])
-        #expect(Set(reason["enum"] as? [String] ?? []) == Set(APNsReason.documented.filter(\.producesFeedback).map(\.string)))
+        #expect(
+            Set(reason["enum"] as? [String] ?? [])
+                == Set(APNsReason.documented.filter(\.producesFeedback).map(\.string)))
 
         let notification = Fixtures.notification()
         let response = APNsResponse(status: 410, reason: .unregistered, timestampMilliseconds: 1)
-        let event = try #require(FeedbackEvent(notification: notification, response: response, observedAt: UTCTimestamp(millisecondsSince1970: 0)))
+        let event = try #require(
+            FeedbackEvent(
+                notification: notification, response: response, observedAt: UTCTimestamp(millisecondsSince1970: 0)))
         let encoded = try #require(JSONSerialization.jsonObject(with: Data(event.encodedValue())) as? [String: Any])
         #expect(Set(encoded.keys) == Set(properties.keys))
         #expect(Set(schema["required"] as? [String] ?? []).isSubset(of: encoded.keys))
@@ -50,7 +56,10 @@ import Testing
         for reason in JobRejection.Reason.all {
             #expect(docs.contains("| `\(reason.code)` |"), "docs/jobs.md lacks \(reason.code)")
         }
-        for code in [DeadLetterReason.apnsRejectedCode, DeadLetterReason.retriesExhaustedCode, DeadLetterReason.invalidRequestCode] {
+        for code in [
+            DeadLetterReason.apnsRejectedCode, DeadLetterReason.retriesExhaustedCode,
+            DeadLetterReason.invalidRequestCode,
+        ] {
             #expect(docs.contains("`\(code)`"), "docs/jobs.md lacks \(code)")
         }
     }

@@ -70,7 +70,9 @@ public final class APNsTokenProvider<C: Clock>: Sendable where C.Duration == Dur
 
     /// APNs answered ExpiredProviderToken to `token` on `connection`: forces one refresh of that
     /// token and says where to replay.
-    public func expiredProviderTokenReceived(on connection: APNsConnectionID, token: APNsAuthorization) -> APNsExpiredTokenAction {
+    public func expiredProviderTokenReceived(
+        on connection: APNsConnectionID, token: APNsAuthorization
+    ) -> APNsExpiredTokenAction {
         expiredProviderTokenReceived(on: connection, generation: token.generation)
     }
 
@@ -94,7 +96,9 @@ public final class APNsTokenProvider<C: Clock>: Sendable where C.Duration == Dur
 
 extension APNsTokenProvider where C == ContinuousClock {
     /// A provider on the continuous clock, as production uses it.
-    public convenience init(credential: APNsTokenCredential, policy: APNsTokenRefreshPolicy = APNsTokenRefreshPolicy()) throws(APNsError) {
+    public convenience init(
+        credential: APNsTokenCredential, policy: APNsTokenRefreshPolicy = APNsTokenRefreshPolicy()
+    ) throws(APNsError) {
         try self.init(credential: credential, policy: policy, clock: ContinuousClock())
     }
 }

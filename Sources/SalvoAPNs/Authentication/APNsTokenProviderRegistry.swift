@@ -21,7 +21,8 @@ public final class APNsTokenProviderRegistry<C: Clock>: Sendable where C.Duratio
     ) throws(APNsError) {
         try policy.validate()
         self.makeProvider = { credential throws(APNsError) in
-            try APNsTokenProvider(credential: credential, policy: policy, clock: clock, unixTime: unixTime, jitter: jitter)
+            try APNsTokenProvider(
+                credential: credential, policy: policy, clock: clock, unixTime: unixTime, jitter: jitter)
         }
     }
 

@@ -26,7 +26,8 @@ public struct APNsTokenRefreshPolicy: Sendable, Hashable {
         guard refreshAge.lowerBound >= Self.minimumInterval, refreshAge.upperBound <= latest else {
             throw APNsError(
                 code: .invalidConfiguration,
-                message: "token refresh age \(refreshAge) must lie within \(Self.minimumInterval)…\(latest): Apple allows one token per 20 minutes per connection and rejects tokens older than 60"
+                message:
+                    "token refresh age \(refreshAge) must lie within \(Self.minimumInterval)…\(latest): Apple allows one token per 20 minutes per connection and rejects tokens older than 60"
             )
         }
     }

@@ -60,9 +60,12 @@ struct APNsTokenStateMachine<C: Clock>: Sendable where C.Duration == Duration {
     mutating func tokenRequested(by connection: APNsConnectionID, now: Instant) -> Action {
         guard case .active(var active) = state else { return .sign }
         let age = active.current.signedAt.duration(to: now)
-        let isDue = now >= active.current.refreshAt || active.isRefreshForced || age >= APNsTokenRefreshPolicy.maximumAge
+        let isDue =
+            now >= active.current.refreshAt || active.isRefreshForced || age >= APNsTokenRefreshPolicy.maximumAge
         // One signer at a time, unless the token is too old to send at all.
-        if isDue, age >= APNsTokenRefreshPolicy.minimumInterval, !active.isSigning || age >= APNsTokenRefreshPolicy.maximumAge {
+        if isDue, age >= APNsTokenRefreshPolicy.minimumInterval,
+            !active.isSigning || age >= APNsTokenRefreshPolicy.maximumAge
+        {
             active.isSigning = true
             state = .active(active)
             return .sign
@@ -73,7 +76,9 @@ struct APNsTokenStateMachine<C: Clock>: Sendable where C.Duration == Duration {
     /// The caller signed a token at `now` (as asked by ``Action/sign``); `jitter` in 0…1 picks its
     /// refresh age. Returns the token the connection must use: the new one, or, if a concurrent
     /// signer got there first, whatever the rules give.
-    mutating func tokenSigned(_ token: APNsAuthorization, by connection: APNsConnectionID, now: Instant, jitter: Double) -> APNsAuthorization {
+    mutating func tokenSigned(
+        _ token: APNsAuthorization, by connection: APNsConnectionID, now: Instant, jitter: Double
+    ) -> APNsAuthorization {
         let replaced: Issued?
         switch state {
         case .active(let active) where !active.isSigning:
@@ -103,7 +108,9 @@ struct APNsTokenStateMachine<C: Clock>: Sendable where C.Duration == Duration {
 
     /// APNs answered ExpiredProviderToken to a request carrying `generation` on `connection`.
     /// Forces one refresh of that generation (still no sooner than 20 minutes after it was signed).
-    mutating func expiredTokenReported(by connection: APNsConnectionID, generation: UInt64, now: Instant) -> APNsExpiredTokenAction {
+    mutating func expiredTokenReported(
+        by connection: APNsConnectionID, generation: UInt64, now: Instant
+    ) -> APNsExpiredTokenAction {
         if case .active(var active) = state, active.current.token.generation == generation {
             active.isRefreshForced = true
             state = .active(active)
@@ -128,9 +135,10 @@ struct APNsTokenStateMachine<C: Clock>: Sendable where C.Duration == Duration {
         let generation = active.current.token.generation
         let holding = holdings[connection]
         if let holding, holding.generation != generation, let previous = active.previous,
-           holding.generation == previous.token.generation,
-           holding.since.duration(to: now) < APNsTokenRefreshPolicy.minimumInterval,
-           previous.signedAt.duration(to: now) < APNsTokenRefreshPolicy.maximumAge {
+            holding.generation == previous.token.generation,
+            holding.since.duration(to: now) < APNsTokenRefreshPolicy.minimumInterval,
+            previous.signedAt.duration(to: now) < APNsTokenRefreshPolicy.maximumAge
+        {
             return previous.token
         }
         if holding?.generation != generation {

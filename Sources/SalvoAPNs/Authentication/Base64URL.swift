@@ -1,7 +1,8 @@
 /// Base64url without padding (RFC 4648 §5), the encoding JWT (RFC 7515) prescribes. Foundation's
 /// encoder would need two replacements and a trim per segment; this writes the alphabet directly.
 enum Base64URL {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     static func encode(_ bytes: some Collection<UInt8>) -> String {
         var output: [UInt8] = []

@@ -40,10 +40,13 @@ public struct APNsBroadcastRequest: Sendable {
     /// `PayloadEmpty`, `PayloadTooLarge` (over 5,120 bytes), or not a JSON object.
     public static func checkPayload(_ payload: ByteBuffer) throws(APNsError) {
         let size = payload.readableBytes
-        if size == 0 { throw APNsError(code: .payloadEmpty, message: "broadcast payload is empty", reason: .payloadEmpty) }
+        if size == 0 {
+            throw APNsError(code: .payloadEmpty, message: "broadcast payload is empty", reason: .payloadEmpty)
+        }
         if size > Self.maximumPayloadSize {
             throw APNsError(
-                code: .payloadTooLarge, message: "broadcast payload has \(size) bytes; at most \(Self.maximumPayloadSize)",
+                code: .payloadTooLarge,
+                message: "broadcast payload has \(size) bytes; at most \(Self.maximumPayloadSize)",
                 reason: .payloadTooLarge)
         }
         try APNsRequest.checkPayload(payload.readableBytesView, pushType: .voip)
@@ -55,7 +58,8 @@ public struct APNsBroadcastRequest: Sendable {
         if storagePolicy == .noStorage && self.expiration.secondsSince1970 != 0 {
             throw APNsError(
                 code: .invalidExpiration,
-                message: "a no-storage channel (message-storage-policy 0) takes only apns-expiration 0, got \(self.expiration)",
+                message:
+                    "a no-storage channel (message-storage-policy 0) takes only apns-expiration 0, got \(self.expiration)",
                 reason: .badExpirationDate)
         }
     }
@@ -89,6 +93,8 @@ extension APNsBroadcastRequest {
         channel.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
         let (first, second) = hasher.finalize()
         // Version 5 and the RFC 4122 variant, as the device ids set them.
-        return APNsID(high: (first & ~0xF000) | 0x5000, low: (second & ~(0xC000_0000_0000_0000 as UInt64)) | 0x8000_0000_0000_0000)
+        return APNsID(
+            high: (first & ~0xF000) | 0x5000, low: (second & ~(0xC000_0000_0000_0000 as UInt64)) | 0x8000_0000_0000_0000
+        )
     }
 }

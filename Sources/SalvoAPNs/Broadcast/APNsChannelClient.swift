@@ -50,7 +50,8 @@ public final class APNsChannelClient: Sendable {
     ) async throws(APNsError) -> APNsChannelResponse {
         try await self.request(
             method: "POST", path: "/1/apps/\(bundleID.string)/channels", fields: [], requestID: requestID,
-            body: APNsChannelConfiguration(storagePolicy: storagePolicy).encoded(), credential: credential, endpoint: endpoint)
+            body: APNsChannelConfiguration(storagePolicy: storagePolicy).encoded(), credential: credential,
+            endpoint: endpoint)
     }
 
     /// `GET /1/apps/<bundle>/channels`: 200 with the settings (``APNsChannelResponse/channelConfiguration()``).
@@ -69,7 +70,8 @@ public final class APNsChannelClient: Sendable {
         endpoint: APNsEnvironment
     ) async throws(APNsError) -> APNsChannelResponse {
         try await self.request(
-            method: "DELETE", path: "/1/apps/\(bundleID.string)/channels", fields: [("apns-channel-id", channelID.string)],
+            method: "DELETE", path: "/1/apps/\(bundleID.string)/channels",
+            fields: [("apns-channel-id", channelID.string)],
             requestID: requestID, body: [], credential: credential, endpoint: endpoint)
     }
 
@@ -130,7 +132,7 @@ public final class APNsChannelClient: Sendable {
             let answer: HTTP2Response
             do {
                 answer = try await pool.send(request, on: connection)
-            } catch where attempt == 0 && error.code == .notSent {
+            } catch  where attempt == 0 && error.code == .notSent {
                 // The connection was going away (GOAWAY) before the request left: replaying it on
                 // a fresh connection is always safe.
                 continue
@@ -157,7 +159,8 @@ public final class APNsChannelClient: Sendable {
                 var source: APNsAuthorizationSource?
                 if case .token(let token) = credential { source = try self.authorizationSource(token) }
                 let pool = try APNsChannelPool(
-                    endpoint: endpoint, credential: credential, configuration: self.configuration, eventLoop: self.group.next(),
+                    endpoint: endpoint, credential: credential, configuration: self.configuration,
+                    eventLoop: self.group.next(),
                     authorizationSource: source)
                 state.pools[key] = pool
                 return .success(pool)

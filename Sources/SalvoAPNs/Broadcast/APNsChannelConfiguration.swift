@@ -34,13 +34,17 @@ public struct APNsChannelConfiguration: Sendable, Hashable {
         }
         guard let pushType = fields.pushType else { throw .missingPushType }
         guard pushType.lowercased() == Self.liveActivityPushType.lowercased() else { throw .invalidPushType }
-        guard let raw = fields.policy, let policy = APNsChannelStoragePolicy(rawValue: raw) else { throw .badRequestParams }
+        guard let raw = fields.policy, let policy = APNsChannelStoragePolicy(rawValue: raw) else {
+            throw .badRequestParams
+        }
         self.storagePolicy = policy
     }
 
     /// `{"message-storage-policy":N,"push-type":"LiveActivity"}`.
     public func encoded() -> [UInt8] {
-        Array("{\"message-storage-policy\":\(self.storagePolicy.rawValue),\"push-type\":\"\(Self.liveActivityPushType)\"}".utf8)
+        Array(
+            "{\"message-storage-policy\":\(self.storagePolicy.rawValue),\"push-type\":\"\(Self.liveActivityPushType)\"}"
+                .utf8)
     }
 
     /// The two fields, each read leniently; a value of the wrong kind counts as absent

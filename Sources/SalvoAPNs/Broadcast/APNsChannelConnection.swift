@@ -43,7 +43,9 @@ final class APNsChannelConnection: Sendable {
             do {
                 sslContext = try NIOSSLContext(configuration: credential.makeTLSConfiguration(trustRoots: trustRoots))
             } catch {
-                throw APNsError(code: .invalidCredential, message: "cannot build a TLS context for \(credential)", underlying: "\(error)")
+                throw APNsError(
+                    code: .invalidCredential, message: "cannot build a TLS context for \(credential)",
+                    underlying: "\(error)")
             }
         case (.plaintext, .certificate):
             throw APNsError(code: .invalidConfiguration, message: "certificate credentials need the TLS transport")
@@ -57,14 +59,16 @@ final class APNsChannelConnection: Sendable {
         let serverHostname = configuration.tlsServerName ?? (isIPAddress ? nil : endpoint.host)
         let defaultPort = sslContext == nil ? 80 : 443
         return Transport(
-            sslContext: sslContext, serverHostname: serverHostname, serverIdentity: APNsServerIdentity(serverName: serverHostname),
+            sslContext: sslContext, serverHostname: serverHostname,
+            serverIdentity: APNsServerIdentity(serverName: serverHostname),
             requiresLoopbackPeer: sslContext == nil && !configuration.allowsRemotePlaintext,
             authority: endpoint.port == defaultPort ? endpoint.host : "\(endpoint.host):\(endpoint.port)",
             scheme: sslContext == nil ? "http" : "https")
     }
 
     static func connect(
-        to endpoint: APNsEnvironment, transport: Transport, configuration: APNsConnection.Configuration, eventLoop: any EventLoop
+        to endpoint: APNsEnvironment, transport: Transport, configuration: APNsConnection.Configuration,
+        eventLoop: any EventLoop
     ) -> EventLoopFuture<APNsChannelConnection> {
         var http2 = configuration.http2
         http2.keptResponseHeaders = ["apns-request-id", "apns-channel-id", "apns-unique-id", "content-type"]
@@ -81,7 +85,8 @@ final class APNsChannelConnection: Sendable {
                                 context: sslContext, serverHostname: transport.serverHostname,
                                 additionalPeerCertificateVerificationCallback: identity.verificationCallback()))
                     } else if let sslContext = transport.sslContext {
-                        try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: transport.serverHostname))
+                        try pipeline.addHandler(
+                            NIOSSLClientHandler(context: sslContext, serverHostname: transport.serverHostname))
                     } else if transport.requiresLoopbackPeer {
                         try pipeline.addHandler(APNsPlaintextPolicy.LoopbackPeerHandler())
                     }

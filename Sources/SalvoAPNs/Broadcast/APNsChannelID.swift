@@ -17,7 +17,8 @@ public struct APNsChannelID: Sendable, Hashable, CustomStringConvertible {
     /// Nil unless `text` is non-empty standard base64 (padding included) of at most
     /// ``maximumLength`` characters.
     public init?(_ text: String) {
-        guard !text.isEmpty, text.utf8.count <= Self.maximumLength, let data = Data(base64Encoded: text), !data.isEmpty else {
+        guard !text.isEmpty, text.utf8.count <= Self.maximumLength, let data = Data(base64Encoded: text), !data.isEmpty
+        else {
             return nil
         }
         self.string = text

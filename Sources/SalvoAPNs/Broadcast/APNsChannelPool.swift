@@ -27,7 +27,8 @@ final class APNsChannelPool: Sendable {
     ) throws(APNsError) {
         try configuration.validate()
         self.endpoint = endpoint
-        self.transport = try APNsChannelConnection.transport(for: credential, endpoint: endpoint, configuration: configuration)
+        self.transport = try APNsChannelConnection.transport(
+            for: credential, endpoint: endpoint, configuration: configuration)
         self.configuration = configuration
         self.eventLoop = eventLoop
         self.authorizationSource = authorizationSource
@@ -48,7 +49,8 @@ final class APNsChannelPool: Sendable {
                 return future
             case .idle, .ready:
                 let future = APNsChannelConnection.connect(
-                    to: self.endpoint, transport: self.transport, configuration: self.configuration, eventLoop: self.eventLoop)
+                    to: self.endpoint, transport: self.transport, configuration: self.configuration,
+                    eventLoop: self.eventLoop)
                 state = .connecting(future)
                 return future
             }
@@ -96,7 +98,9 @@ final class APNsChannelPool: Sendable {
         if discarded {
             // Requests still in flight on it finish within the request timeout; then it goes.
             let channel = connection.channel
-            channel.eventLoop.scheduleTask(in: TimeAmount(self.configuration.requestTimeout)) { channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: TimeAmount(self.configuration.requestTimeout)) {
+                channel.close(promise: nil)
+            }
         }
     }
 

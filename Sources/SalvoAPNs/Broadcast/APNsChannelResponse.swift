@@ -74,7 +74,8 @@ public struct APNsChannelResponse: Sendable, Hashable {
         do throws(APNsReason) {
             return try APNsChannelConfiguration(parsing: self.body)
         } catch {
-            throw APNsError(code: .rejected, message: "the channel read answer is not a channel configuration (\(error))")
+            throw APNsError(
+                code: .rejected, message: "the channel read answer is not a channel configuration (\(error))")
         }
     }
 }

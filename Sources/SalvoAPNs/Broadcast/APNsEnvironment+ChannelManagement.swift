@@ -5,8 +5,10 @@ extension APNsEnvironment {
     /// mock's `--broadcast-listen`) is taken as given.
     public var channelManagement: APNsEnvironment {
         switch self {
-        case .production: return .custom(host: "api-manage-broadcast.push.apple.com", port: 2196, behavesAs: .production)
-        case .sandbox: return .custom(host: "api-manage-broadcast.sandbox.push.apple.com", port: 2195, behavesAs: .sandbox)
+        case .production:
+            return .custom(host: "api-manage-broadcast.push.apple.com", port: 2196, behavesAs: .production)
+        case .sandbox:
+            return .custom(host: "api-manage-broadcast.sandbox.push.apple.com", port: 2195, behavesAs: .sandbox)
         case .custom: return self
         }
     }

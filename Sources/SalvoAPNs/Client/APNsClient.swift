@@ -49,7 +49,9 @@ public final class APNsClient: Sendable {
     /// The pool for `credential` in `environment`, created (and connecting) on first use.
     /// - Throws: a credential the TLS layer refuses, or ``APNsError/Code/notSent`` after
     ///   ``shutdown()``.
-    public func pool(for credential: APNsCredential, environment: APNsEnvironment) throws(APNsError) -> APNsConnectionPool {
+    public func pool(
+        for credential: APNsCredential, environment: APNsEnvironment
+    ) throws(APNsError) -> APNsConnectionPool {
         let key = APNsPoolKey(credential, environment)
         let result: Result<(pool: APNsConnectionPool, isNew: Bool), APNsError> = self.state.withLock { state in
             if state.isShutDown { return .failure(.notSent("the APNs client is shut down")) }
@@ -69,7 +71,9 @@ public final class APNsClient: Sendable {
     }
 
     /// Sends one notification through the pool for its credential and environment.
-    public func send(_ request: APNsRequest, credential: APNsCredential, environment: APNsEnvironment) async -> APNsOutcome {
+    public func send(
+        _ request: APNsRequest, credential: APNsCredential, environment: APNsEnvironment
+    ) async -> APNsOutcome {
         do {
             return try await self.pool(for: credential, environment: environment).send(request)
         } catch {
@@ -89,7 +93,9 @@ public final class APNsClient: Sendable {
         }
     }
 
-    private func makePool(_ credential: APNsCredential, _ environment: APNsEnvironment) throws(APNsError) -> APNsConnectionPool {
+    private func makePool(
+        _ credential: APNsCredential, _ environment: APNsEnvironment
+    ) throws(APNsError) -> APNsConnectionPool {
         switch credential {
         case .certificate:
             return try APNsConnectionPool(
@@ -97,7 +103,8 @@ public final class APNsClient: Sendable {
                 eventLoop: self.group.next(), logger: self.logger)
         case .token(let token):
             return try APNsConnectionPool(
-                credential, environment, try self.authorizationSource(token), self.configuration, self.group.next(), self.logger)
+                credential, environment, try self.authorizationSource(token), self.configuration, self.group.next(),
+                self.logger)
         }
     }
 }

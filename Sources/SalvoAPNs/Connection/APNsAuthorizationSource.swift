@@ -11,7 +11,9 @@ struct APNsAuthorizationSource: Sendable {
 
     init<C: Clock>(provider: APNsTokenProvider<C>) where C.Duration == Duration {
         self.authorization = { (connection) throws(APNsError) in try provider.authorization(for: connection) }
-        self.expired = { connection, generation in provider.expiredProviderTokenReceived(on: connection, generation: generation) }
+        self.expired = { connection, generation in
+            provider.expiredProviderTokenReceived(on: connection, generation: generation)
+        }
         self.connectionClosed = { connection in provider.connectionClosed(connection) }
     }
 }

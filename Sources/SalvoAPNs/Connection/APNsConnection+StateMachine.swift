@@ -68,7 +68,8 @@ extension APNsConnection {
         /// ALPN result of the TLS handshake (nil when the server chose no protocol).
         mutating func tlsHandshakeCompleted(negotiatedProtocol: String?) -> HandshakeAction {
             guard self.state == .connecting, negotiatedProtocol != "h2" else { return .none }
-            return .fail("the server negotiated \(negotiatedProtocol.map { "ALPN \"\($0)\"" } ?? "no ALPN protocol"), not h2")
+            return .fail(
+                "the server negotiated \(negotiatedProtocol.map { "ALPN \"\($0)\"" } ?? "no ALPN protocol"), not h2")
         }
 
         /// The server sent SETTINGS (its first one, or a change).

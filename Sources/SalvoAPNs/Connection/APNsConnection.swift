@@ -17,7 +17,9 @@ public final class APNsConnection: Sendable {
     private let handler: NIOLoopBound<APNsConnectionHandler>
     private let requestTimeout: TimeAmount
 
-    private init(handler: APNsConnectionHandler, channel: any Channel, environment: APNsEnvironment, requestTimeout: TimeAmount) {
+    private init(
+        handler: APNsConnectionHandler, channel: any Channel, environment: APNsEnvironment, requestTimeout: TimeAmount
+    ) {
         self.id = handler.id
         self.environment = environment
         self.eventLoop = channel.eventLoop
@@ -68,7 +70,8 @@ public final class APNsConnection: Sendable {
             environment: environment, credential: credential, configuration: configuration, eventLoop: eventLoop,
             authorizationSource: source, metrics: nil, logger: logger)
         let requestTimeout = TimeAmount(configuration.requestTimeout)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<APNsConnection, APNsError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<APNsConnection, APNsError>, Never>) in
             eventLoop.execute {
                 factory.connect(id: .next(), delegate: nil) { result in
                     continuation.resume(
@@ -92,7 +95,9 @@ public final class APNsConnection: Sendable {
         let timeout = self.requestTimeout
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<APNsConnectionResult, Never>) in
             self.eventLoop.execute {
-                handler.value.submit(request, deadline: handler.eventLoop.now + timeout) { continuation.resume(returning: $0) }
+                handler.value.submit(request, deadline: handler.eventLoop.now + timeout) {
+                    continuation.resume(returning: $0)
+                }
             }
         }
         switch result {

@@ -38,7 +38,8 @@ struct APNsConnectionFactory: APNsPoolConnectionFactory {
         switch (configuration.transport, credential) {
         case (.tls(let trustRoots), _):
             do {
-                self.sslContext = try NIOSSLContext(configuration: credential.makeTLSConfiguration(trustRoots: trustRoots))
+                self.sslContext = try NIOSSLContext(
+                    configuration: credential.makeTLSConfiguration(trustRoots: trustRoots))
             } catch {
                 throw APNsError(
                     code: .invalidCredential,
@@ -121,7 +122,8 @@ struct APNsConnectionFactory: APNsPoolConnectionFactory {
                                 context: sslContext, serverHostname: serverHostname,
                                 additionalPeerCertificateVerificationCallback: serverIdentity.verificationCallback()))
                     } else if let sslContext {
-                        try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverHostname))
+                        try pipeline.addHandler(
+                            NIOSSLClientHandler(context: sslContext, serverHostname: serverHostname))
                     } else if requiresLoopbackPeer {
                         try pipeline.addHandler(APNsPlaintextPolicy.LoopbackPeerHandler())
                     }

@@ -106,7 +106,8 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
 
     private func submit(_ request: APNsRequest, deadline: NIODeadline, completion: InFlight.Completion) {
         guard self.stateMachine.acceptsRequests, self.context != nil else {
-            self.complete(completion, .failed(.notSent("\(self.id) does not accept requests (\(self.stateMachine.state))")))
+            self.complete(
+                completion, .failed(.notSent("\(self.id) does not accept requests (\(self.stateMachine.state))")))
             return
         }
         do {
@@ -116,7 +117,8 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
             return
         }
         let slot = self.inFlight.insert(
-            InFlight(completion: completion, sentAPNsID: request.apnsID, tokenGeneration: self.authorization?.generation))
+            InFlight(
+                completion: completion, sentAPNsID: request.apnsID, tokenGeneration: self.authorization?.generation))
         let http2Request = self.encoder.encode(request, token: self.authorization?.headerValue)
         // The session handler flushes at the end of the read burst or of this event-loop tick.
         self.session.submit(http2Request, deadline: deadline, tag: UInt64(slot))
@@ -156,10 +158,13 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        self.setupTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(self.configuration.connectTimeout)) {
+        self.setupTimer = context.eventLoop.assumeIsolated().scheduleTask(
+            in: TimeAmount(self.configuration.connectTimeout)
+        ) {
             self.setupTimer = nil
             if self.stateMachine.connectTimeoutFired() {
-                self.fail(.connectionFailed("no HTTP/2 SETTINGS from the server within \(self.configuration.connectTimeout)"))
+                self.fail(
+                    .connectionFailed("no HTTP/2 SETTINGS from the server within \(self.configuration.connectTimeout)"))
             }
         }
     }
@@ -200,7 +205,8 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
             self.handle(event)
         case let event as TLSUserEvent:
             guard case .handshakeCompleted(let negotiatedProtocol) = event else { break }
-            if case .fail(let reason) = self.stateMachine.tlsHandshakeCompleted(negotiatedProtocol: negotiatedProtocol) {
+            if case .fail(let reason) = self.stateMachine.tlsHandshakeCompleted(negotiatedProtocol: negotiatedProtocol)
+            {
                 self.fail(.connectionFailed(reason))
             }
         default:
@@ -227,7 +233,8 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
                 self.setupTimer?.cancel()
                 self.setupTimer = nil
                 self.scheduleKeepalive(after: self.configuration.keepaliveInterval)
-                self.logger.debug("APNs connection ready", metadata: ["max-concurrent-streams": "\(maxConcurrentStreams)"])
+                self.logger.debug(
+                    "APNs connection ready", metadata: ["max-concurrent-streams": "\(maxConcurrentStreams)"])
                 self.reportSetup(.success(self))
             case .maxConcurrentStreamsChanged(let value):
                 self.maxConcurrentStreams = value
@@ -265,8 +272,10 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
         guard let request = self.inFlight.remove(Int(tag)) else { return }
         switch result {
         case .success(let http2Response):
-            let response = APNsResponse(http2Response, sentAPNsID: request.sentAPNsID, readsUniqueID: self.readsUniqueID)
-            if response.status == 403, response.reason == .expiredProviderToken, let generation = request.tokenGeneration,
+            let response = APNsResponse(
+                http2Response, sentAPNsID: request.sentAPNsID, readsUniqueID: self.readsUniqueID)
+            if response.status == 403, response.reason == .expiredProviderToken,
+                let generation = request.tokenGeneration,
                 let source = self.authorizationSource
             {
                 self.authorization = nil
@@ -358,7 +367,8 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
         case .none:
             break
         case .failConnect:
-            self.reportSetup(.failure(self.failure ?? .connectionFailed("the connection closed before the server's SETTINGS")))
+            self.reportSetup(
+                .failure(self.failure ?? .connectionFailed("the connection closed before the server's SETTINGS")))
         case .notifyClosed:
             self.logger.debug("APNs connection closed", metadata: ["error": "\(self.failure.map(\.message) ?? "none")"])
             self.authorizationSource?.connectionClosed(self.id)

@@ -7,11 +7,14 @@ extension APNsConnectionHandler {
     static func apnsError(_ error: HTTP2Error) -> APNsError {
         switch error.code {
         case .notSent: return .notSent(error.message)
-        case .timeout: return APNsError(code: .timedOut, message: "no answer from APNs before the deadline", underlying: error.message)
+        case .timeout:
+            return APNsError(
+                code: .timedOut, message: "no answer from APNs before the deadline", underlying: error.message)
         case .streamReset where error.http2ErrorCode == .protocolError:
             // The server's reset, not ours (that is `.invalidResponse`): it refused the request.
             return APNsError(
-                code: .streamProtocolError, message: "APNs reset the request's stream with PROTOCOL_ERROR (malformed request)",
+                code: .streamProtocolError,
+                message: "APNs reset the request's stream with PROTOCOL_ERROR (malformed request)",
                 underlying: error.message)
         default: return .connectionLost(error.description)
         }
@@ -24,6 +27,7 @@ extension APNsError {
     }
 
     static func connectionLost(_ cause: String) -> APNsError {
-        APNsError(code: .connectionLost, message: "connection to APNs lost before the answer: \(cause)", underlying: cause)
+        APNsError(
+            code: .connectionLost, message: "connection to APNs lost before the answer: \(cause)", underlying: cause)
     }
 }

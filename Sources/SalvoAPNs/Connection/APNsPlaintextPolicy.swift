@@ -40,7 +40,8 @@ public enum APNsPlaintextPolicy {
     static func refusal(host: String) -> APNsError {
         APNsError(
             code: .invalidConfiguration,
-            message: "cleartext HTTP/2 (h2c) to \(host) is refused: it is not a loopback address, and h2c would send the "
+            message:
+                "cleartext HTTP/2 (h2c) to \(host) is refused: it is not a loopback address, and h2c would send the "
                 + "provider token, payloads and device tokens unencrypted; use TLS, or allow plaintext explicitly")
     }
 

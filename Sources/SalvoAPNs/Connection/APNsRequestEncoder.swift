@@ -40,7 +40,8 @@ struct APNsRequestEncoder {
         // Written straight from the token: no path array per request.
         let pathName: StaticString = ":path"
         request.token.withPath { path in
-            self.headers.add(name: UnsafeRawBufferPointer(start: pathName.utf8Start, count: pathName.utf8CodeUnitCount), value: path)
+            self.headers.add(
+                name: UnsafeRawBufferPointer(start: pathName.utf8Start, count: pathName.utf8CodeUnitCount), value: path)
         }
         self.headers.add(contentsOf: self.sharedBlock)
         if let apnsID = request.apnsID {
@@ -55,7 +56,8 @@ struct APNsRequestEncoder {
     }
 
     private mutating func rebuild(fields: [APNsHeaderField], token: [UInt8]?) {
-        var size = 3 * Self.entryOverhead + ":method".utf8.count + "POST".utf8.count + ":scheme".utf8.count
+        var size =
+            3 * Self.entryOverhead + ":method".utf8.count + "POST".utf8.count + ":scheme".utf8.count
             + self.scheme.utf8.count + ":authority".utf8.count + self.authority.utf8.count
         for field in fields { size += Self.entryOverhead + field.name.count + field.value.count }
         if let token { size += Self.entryOverhead + APNsHeaderField.Name.authorization.count + token.count }

@@ -44,7 +44,8 @@ struct APNsServerIdentity: Sendable {
             throw APNsError(
                 code: .connectionFailed,
                 message: "the server certificate is not valid for \(self.dnsName): it lists \(listed); "
-                    + "a DNS host must match a DNS entry of the certificate's subjectAltName (IP entries match only IP hosts)")
+                    + "a DNS host must match a DNS entry of the certificate's subjectAltName (IP entries match only IP hosts)"
+            )
         }
     }
 
@@ -57,7 +58,8 @@ struct APNsServerIdentity: Sendable {
         guard !pattern.isEmpty, !dnsName.isEmpty else { return false }
         guard pattern.hasPrefix("*.") else { return pattern == dnsName }
         let rest = pattern.dropFirst(2)
-        guard !rest.contains("*"), rest.contains("."), let dot = dnsName.firstIndex(of: "."), dot != dnsName.startIndex else {
+        guard !rest.contains("*"), rest.contains("."), let dot = dnsName.firstIndex(of: "."), dot != dnsName.startIndex
+        else {
             return false
         }
         return dnsName[dnsName.index(after: dot)...] == rest

@@ -18,7 +18,9 @@ public struct APNsCertificateCredential: Sendable, Hashable, CustomStringConvert
     public let certificateBundleID: String?
 
     /// - Parameter bundleID: Overrides the certificate's UID (Default: nil, use the certificate's).
-    public init(certificateChain: [NIOSSLCertificate], privateKey: NIOSSLPrivateKey, bundleID: String? = nil) throws(APNsError) {
+    public init(
+        certificateChain: [NIOSSLCertificate], privateKey: NIOSSLPrivateKey, bundleID: String? = nil
+    ) throws(APNsError) {
         guard let leaf = certificateChain.first else {
             throw APNsError(code: .invalidCredential, message: "the certificate chain is empty")
         }

@@ -58,7 +58,9 @@ public struct APNsTokenCredential: Sendable, CustomStringConvertible {
 
     /// Loads a `.p8` file. When `keyID` is nil it is taken from Apple's file name,
     /// `AuthKey_<KEYID>.p8`.
-    public static func load(p8Path: String, keyID: String? = nil, teamID: String) throws(APNsError) -> APNsTokenCredential {
+    public static func load(
+        p8Path: String, keyID: String? = nil, teamID: String
+    ) throws(APNsError) -> APNsTokenCredential {
         guard let keyID = keyID ?? Self.keyID(fromFileName: p8Path) else {
             throw APNsError(
                 code: .invalidCredential,
@@ -82,11 +84,12 @@ public struct APNsTokenCredential: Sendable, CustomStringConvertible {
     }
 
     private static func isIdentifier(_ value: String) -> Bool {
-        value.utf8.count == identifierLength && value.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-        }
+        value.utf8.count == identifierLength
+            && value.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            }
     }
 
     private static func checkIdentifier(_ value: String, name: String) throws(APNsError) {

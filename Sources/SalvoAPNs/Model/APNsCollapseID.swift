@@ -16,7 +16,8 @@ public struct APNsCollapseID: Sendable, Hashable, CustomStringConvertible {
         guard let collapseID = APNsCollapseID(headerValue: value.utf8) else {
             throw APNsError(
                 code: .invalidCollapseID,
-                message: "collapse id must be 1…\(Self.maximumLength) UTF-8 bytes without control characters or surrounding spaces, got \(value.utf8.count) bytes",
+                message:
+                    "collapse id must be 1…\(Self.maximumLength) UTF-8 bytes without control characters or surrounding spaces, got \(value.utf8.count) bytes",
                 reason: .badCollapseId
             )
         }
@@ -25,7 +26,8 @@ public struct APNsCollapseID: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a header value; nil when APNs would answer `BadCollapseId` or HTTP/2 would refuse it.
     public init?(headerValue: some Collection<UInt8>) {
-        guard !headerValue.isEmpty, headerValue.count <= Self.maximumLength, ASCII.isHeaderFieldValue(headerValue) else {
+        guard !headerValue.isEmpty, headerValue.count <= Self.maximumLength, ASCII.isHeaderFieldValue(headerValue)
+        else {
             return nil
         }
         self.headerValue = Array(headerValue)

@@ -18,7 +18,9 @@ public struct APNsRequest: Sendable {
 
     /// Checks the payload against the push type's rules (empty → `PayloadEmpty`, over 4096 bytes
     /// or 5120 for VoIP → `PayloadTooLarge`, not an object → refused before sending).
-    public init(token: DeviceToken, headers: APNsRequestHeaders, apnsID: APNsID? = nil, payload: ByteBuffer) throws(APNsError) {
+    public init(
+        token: DeviceToken, headers: APNsRequestHeaders, apnsID: APNsID? = nil, payload: ByteBuffer
+    ) throws(APNsError) {
         try Self.checkPayload(payload.readableBytesView, pushType: headers.pushType)
         self.token = token
         self.headers = headers
@@ -29,7 +31,9 @@ public struct APNsRequest: Sendable {
     /// For a payload whose shape was already checked (``checkPayload(_:pushType:)`` once per job,
     /// not once per device token): only the size is checked again, which is O(1) and may have
     /// changed if a per-token value was spliced into the object.
-    public init(token: DeviceToken, headers: APNsRequestHeaders, apnsID: APNsID? = nil, objectPayload payload: ByteBuffer) throws(APNsError) {
+    public init(
+        token: DeviceToken, headers: APNsRequestHeaders, apnsID: APNsID? = nil, objectPayload payload: ByteBuffer
+    ) throws(APNsError) {
         try Self.checkSize(payload.readableBytes, pushType: headers.pushType)
         self.token = token
         self.headers = headers
@@ -82,7 +86,9 @@ public struct APNsRequest: Sendable {
     /// as a buffer): unspecialised across the module boundary, walking a `ByteBufferView` through
     /// protocol witnesses cost ~3 % of a per-user push's CPU in the worker.
     @inlinable
-    public static func checkPayload(_ payload: some BidirectionalCollection<UInt8>, pushType: APNsPushType) throws(APNsError) {
+    public static func checkPayload(
+        _ payload: some BidirectionalCollection<UInt8>, pushType: APNsPushType
+    ) throws(APNsError) {
         let check = { (bytes: UnsafeRawBufferPointer) -> APNsError? in
             do throws(APNsError) {
                 try Self.checkPayload(bytes: bytes, pushType: pushType)
@@ -91,7 +97,8 @@ public struct APNsRequest: Sendable {
                 return error
             }
         }
-        let failure = payload.withContiguousStorageIfAvailable { check(UnsafeRawBufferPointer($0)) }
+        let failure =
+            payload.withContiguousStorageIfAvailable { check(UnsafeRawBufferPointer($0)) }
             ?? Array(payload).withUnsafeBytes(check)
         if let failure { throw failure }
     }
@@ -101,7 +108,8 @@ public struct APNsRequest: Sendable {
         try checkSize(payload.count, pushType: pushType)
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         guard payload.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
-              payload.last(where: { !isSpace($0) }) == UInt8(ascii: "}") else {
+            payload.last(where: { !isSpace($0) }) == UInt8(ascii: "}")
+        else {
             throw APNsError(code: .payloadNotJSONObject, message: "payload must be a JSON object ({ … })")
         }
     }

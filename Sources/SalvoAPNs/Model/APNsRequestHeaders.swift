@@ -65,7 +65,8 @@ public struct APNsRequestHeaders: Sendable, Hashable {
             fields.append(APNsHeaderField(name: APNsHeaderField.Name.collapseID, value: collapseID.headerValue))
         }
         self.storage = Storage(
-            topic: topic, pushType: pushType, priority: priority, expiration: expiration, collapseID: collapseID, fields: fields)
+            topic: topic, pushType: pushType, priority: priority, expiration: expiration, collapseID: collapseID,
+            fields: fields)
     }
 
     public static func == (lhs: APNsRequestHeaders, rhs: APNsRequestHeaders) -> Bool {
@@ -90,7 +91,8 @@ public struct APNsRequestHeaders: Sendable, Hashable {
                 reason: violation
             )
         }
-        let allowed = pushType.allowedPriorities.map(\.rawValue).sorted(by: >).map(String.init).joined(separator: " or ")
+        let allowed = pushType.allowedPriorities.map(\.rawValue).sorted(by: >).map(String.init).joined(
+            separator: " or ")
         return APNsError(
             code: .invalidPriority,
             message: "\(pushType) pushes need priority \(allowed), got \(priority.rawValue)",

@@ -20,7 +20,8 @@ public struct APNsTopic: Sendable, Hashable, CustomStringConvertible, Expressibl
 
     /// Parses a header value; nil when it is not a well-formed topic (APNs: `BadTopic`).
     public init?(headerValue: some Collection<UInt8>) {
-        guard !headerValue.isEmpty, headerValue.count <= Self.maximumLength, headerValue.allSatisfy(ASCII.isVisible) else {
+        guard !headerValue.isEmpty, headerValue.count <= Self.maximumLength, headerValue.allSatisfy(ASCII.isVisible)
+        else {
             return nil
         }
         self.headerValue = Array(headerValue)

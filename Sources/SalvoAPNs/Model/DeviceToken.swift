@@ -53,7 +53,8 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     static func invalidHex(count: Int) -> APNsError {
         APNsError(
             code: .invalidDeviceToken,
-            message: "device token must be an even number of \(Self.minimumHexLength)…\(Self.maximumHexLength) hex characters, got \(count) bytes",
+            message:
+                "device token must be an even number of \(Self.minimumHexLength)…\(Self.maximumHexLength) hex characters, got \(count) bytes",
             reason: .badDeviceToken
         )
     }
@@ -70,7 +71,8 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         guard hexLength >= Self.minimumHexLength, hexLength <= Self.maximumHexLength else {
             throw APNsError(
                 code: .invalidDeviceToken,
-                message: "binary device token must have \(Self.minimumHexLength / 2)…\(Self.maximumHexLength / 2) bytes, got \(bytes.count)",
+                message:
+                    "binary device token must have \(Self.minimumHexLength / 2)…\(Self.maximumHexLength / 2) bytes, got \(bytes.count)",
                 reason: .badDeviceToken
             )
         }

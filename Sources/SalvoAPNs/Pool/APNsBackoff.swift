@@ -15,7 +15,8 @@ public struct APNsBackoff: Sendable, Hashable {
 
     /// The one validation place.
     public func validate() throws(APNsError) {
-        guard self.initial >= .zero, self.maximum >= self.initial, self.multiplier >= 1, (0...1).contains(self.jitter) else {
+        guard self.initial >= .zero, self.maximum >= self.initial, self.multiplier >= 1, (0...1).contains(self.jitter)
+        else {
             throw APNsError(
                 code: .invalidConfiguration,
                 message: "backoff needs 0 <= initial <= maximum, multiplier >= 1 and jitter within 0...1"

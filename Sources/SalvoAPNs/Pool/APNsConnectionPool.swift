@@ -49,7 +49,9 @@ public final class APNsConnectionPool: Sendable {
         eventLoop: any EventLoop,
         logger: Logger = Logger(label: "salvo.apns")
     ) throws(APNsError) where C.Duration == Duration {
-        try self.init(.token(credential), environment, APNsAuthorizationSource(provider: tokenProvider), configuration, eventLoop, logger)
+        try self.init(
+            .token(credential), environment, APNsAuthorizationSource(provider: tokenProvider), configuration, eventLoop,
+            logger)
     }
 
     /// A pool whose token credential (if any) is served by `source`.
@@ -153,7 +155,8 @@ public final class APNsConnectionPool: Sendable {
     /// and key id of a token credential, the bundle id of a certificate.
     static func label(_ credential: APNsCredential, _ environment: APNsEnvironment) -> String {
         switch credential {
-        case .certificate(let certificate): return "\(certificate.bundleID ?? "certificate")/\(environment.kind.rawValue)"
+        case .certificate(let certificate):
+            return "\(certificate.bundleID ?? "certificate")/\(environment.kind.rawValue)"
         case .token(let token): return "\(token.teamID).\(token.keyID)/\(environment.kind.rawValue)"
         }
     }

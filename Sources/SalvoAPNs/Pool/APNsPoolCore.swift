@@ -89,7 +89,9 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
             return
         }
         guard self.queue.hasRoomForCaller else {
-            self.refuse(submission, reason: "\(self.configuration.maximumWaitingCallers) callers already wait for stream credit")
+            self.refuse(
+                submission, reason: "\(self.configuration.maximumWaitingCallers) callers already wait for stream credit"
+            )
             return
         }
         if self.queue.isEmpty { self.queueProgress = self.eventLoop.now }
@@ -136,7 +138,8 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
             self.stateMachine.streamFinished(id, answered: true)
             self.answered(pending, response)
             let outcome: APNsOutcome =
-                response.isAccepted ? .accepted(apnsID: response.apnsID, uniqueID: response.apnsUniqueID) : .rejected(response)
+                response.isAccepted
+                ? .accepted(apnsID: response.apnsID, uniqueID: response.apnsUniqueID) : .rejected(response)
             pending.deliver(outcome)
         case .expiredProviderToken(let response, let action):
             self.stateMachine.streamFinished(id, answered: true)
@@ -219,7 +222,8 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
 
     private func armQueueTimer() {
         guard self.queueTimer == nil else { return }
-        self.queueTimer = self.eventLoop.assumeIsolated().scheduleTask(deadline: self.queueProgress + self.queueTimeout) {
+        self.queueTimer = self.eventLoop.assumeIsolated().scheduleTask(deadline: self.queueProgress + self.queueTimeout)
+        {
             self.queueTimer = nil
             self.queueTimerFired()
         }
@@ -318,7 +322,9 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
     }
 
     func connection(_ id: APNsConnectionID, maxConcurrentStreamsChanged value: Int) {
-        self.logger.debug("APNs stream limit changed", metadata: ["connection": "\(id.rawValue)", "max-concurrent-streams": "\(value)"])
+        self.logger.debug(
+            "APNs stream limit changed",
+            metadata: ["connection": "\(id.rawValue)", "max-concurrent-streams": "\(value)"])
         self.run(self.stateMachine.maxConcurrentStreamsChanged(id, to: value))
     }
 
@@ -328,7 +334,10 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
 
     func connectionClosed(_ id: APNsConnectionID, error: APNsError?) {
         self.connections.removeAll { $0.id == id }
-        if let error { self.logger.info("APNs connection closed", metadata: ["connection": "\(id.rawValue)", "error": "\(error.message)"]) }
+        if let error {
+            self.logger.info(
+                "APNs connection closed", metadata: ["connection": "\(id.rawValue)", "error": "\(error.message)"])
+        }
         self.run(self.stateMachine.connectionClosed(id, random: self.random()))
     }
 

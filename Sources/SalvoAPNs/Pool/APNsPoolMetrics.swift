@@ -50,8 +50,10 @@ final class APNsPoolMetrics: Sendable {
         self.connectFailures = Counter(label: "salvo_apns_connect_failures_total", dimensions: dimensions)
         self.goAways = Counter(label: "salvo_apns_goaways_total", dimensions: dimensions)
         self.replays = Counter(label: "salvo_apns_replays_total", dimensions: dimensions)
-        self.pingRoundTrip = Timer(label: "salvo_apns_ping_rtt_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds)
-        self.accepted = Counter(label: "salvo_apns_requests_total", dimensions: dimensions + [("status", "200"), ("reason", "")])
+        self.pingRoundTrip = Timer(
+            label: "salvo_apns_ping_rtt_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds)
+        self.accepted = Counter(
+            label: "salvo_apns_requests_total", dimensions: dimensions + [("status", "200"), ("reason", "")])
         self.rejections = APNsPoolRejectionCounters(pool: pool)
         self.durations = APNsStatusClass.allCases.map {
             Timer(

@@ -26,13 +26,15 @@ final class APNsPoolRejectionCounters: @unchecked Sendable {
 
     func increment(status: Int, reason: APNsReason?) {
         let key = Key(
-            status: Self.documentedStatuses.contains(status) ? String(status) : "other", reason: reason?.metricLabel ?? "")
+            status: Self.documentedStatuses.contains(status) ? String(status) : "other",
+            reason: reason?.metricLabel ?? "")
         if let counter = counters[key] {
             counter.increment()
             return
         }
         let counter = Counter(
-            label: "salvo_apns_requests_total", dimensions: [("pool", pool), ("status", key.status), ("reason", key.reason)])
+            label: "salvo_apns_requests_total",
+            dimensions: [("pool", pool), ("status", key.status), ("reason", key.reason)])
         counters[key] = counter
         counter.increment()
     }

@@ -21,7 +21,8 @@ public struct APNsErrorBody: Sendable, Hashable {
     /// read by a byte scanner; anything unusual (escapes, fractional timestamps) goes through
     /// JSONDecoder.
     public init?(parsing body: some Collection<UInt8>) {
-        let parsed = body.withContiguousStorageIfAvailable(Self.parse) ?? Array(body).withUnsafeBufferPointer(Self.parse)
+        let parsed =
+            body.withContiguousStorageIfAvailable(Self.parse) ?? Array(body).withUnsafeBufferPointer(Self.parse)
         guard let parsed else { return nil }
         self = parsed
     }
@@ -68,7 +69,8 @@ public struct APNsErrorBody: Sendable, Hashable {
             if let integer = try? container.decode(Int64.self, forKey: .timestamp) {
                 timestamp = integer
             } else if let double = try? container.decode(Double.self, forKey: .timestamp), double.isFinite,
-                      let integer = Int64(exactly: double.rounded()) {
+                let integer = Int64(exactly: double.rounded())
+            {
                 timestamp = integer
             }
         }

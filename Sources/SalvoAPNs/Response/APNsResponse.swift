@@ -34,7 +34,8 @@ public struct APNsResponse: Sendable, Hashable {
     public init(status: Int, apnsID: APNsID?, apnsUniqueID: APNsID? = nil, body: ByteBuffer?) {
         self.init(status: status, apnsID: apnsID, apnsUniqueID: apnsUniqueID)
         guard status != 200, let body, body.readableBytes > 0,
-              let errorBody = APNsErrorBody(parsing: body.readableBytesView) else { return }
+            let errorBody = APNsErrorBody(parsing: body.readableBytesView)
+        else { return }
         self.reason = errorBody.reason
         self.timestampMilliseconds = errorBody.timestampMilliseconds
     }

@@ -22,7 +22,9 @@ public struct APNsRequestValidator: Sendable {
     /// certificate, or of its team). A `false` answers `TopicDisallowed`. Default: every topic.
     public var isTopicAllowed: @Sendable (APNsTopic) -> Bool
 
-    public init(topicWhenMissing: APNsTopic? = nil, isTopicAllowed: @escaping @Sendable (APNsTopic) -> Bool = { _ in true }) {
+    public init(
+        topicWhenMissing: APNsTopic? = nil, isTopicAllowed: @escaping @Sendable (APNsTopic) -> Bool = { _ in true }
+    ) {
         self.topicWhenMissing = topicWhenMissing
         self.isTopicAllowed = isTopicAllowed
     }
@@ -101,7 +103,8 @@ public struct APNsRequestValidator: Sendable {
         if let violation = pushType.violation(topic: topic, priority: priority) { return .rejected(violation) }
         guard isTopicAllowed(topic) else { return .rejected(.topicDisallowed) }
 
-        var request = APNsReceivedRequest(token: token, topic: topic, pushType: pushType, priority: priority, bodySize: bodySize)
+        var request = APNsReceivedRequest(
+            token: token, topic: topic, pushType: pushType, priority: priority, bodySize: bodySize)
         if let value = fields.expiration {
             guard let parsed = APNsExpiration(headerValue: value) else { return .rejected(.badExpirationDate) }
             request.expiration = parsed

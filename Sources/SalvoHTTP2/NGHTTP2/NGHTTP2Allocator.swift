@@ -55,7 +55,8 @@ final class NGHTTP2Allocator {
             free: { pointer, state in NGHTTP2Allocator.release(pointer, state!.assumingMemoryBound(to: Int.self)) },
             calloc: { count, size, state in
                 let (total, overflow) = count.multipliedReportingOverflow(by: size)
-                guard !overflow, let pointer = NGHTTP2Allocator.allocate(total, state!.assumingMemoryBound(to: Int.self))
+                guard !overflow,
+                    let pointer = NGHTTP2Allocator.allocate(total, state!.assumingMemoryBound(to: Int.self))
                 else { return nil }
                 memset(pointer, 0, total)
                 return pointer

@@ -22,7 +22,8 @@ extension NGHTTP2Session {
             }
             return 0
         }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, userData in
             let kept = NGHTTP2Session.with(userData) { session in
                 session.addHeader(
                     streamID: frame?.pointee.hd.stream_id ?? 0,
@@ -112,7 +113,9 @@ extension NGHTTP2Session {
                     debugData: debugData))
         case Self.typePing:
             if header.flags & Self.flagAck != 0 {
-                let data = withUnsafeBytes(of: frame.pointee.ping.opaque_data) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+                let data = withUnsafeBytes(of: frame.pointee.ping.opaque_data) {
+                    UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))
+                }
                 self.sessionDelegate.sessionReceivedPingAck(data: data)
             }
         default:

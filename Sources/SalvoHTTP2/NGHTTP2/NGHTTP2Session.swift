@@ -86,7 +86,8 @@ final class NGHTTP2Session {
         var option: OpaquePointer?
         try Self.check(nghttp2_option_new(&option), "nghttp2_option_new")
         defer { nghttp2_option_del(option) }
-        nghttp2_option_set_peer_max_concurrent_streams(option, UInt32(clamping: options.assumedPeerMaxConcurrentStreams))
+        nghttp2_option_set_peer_max_concurrent_streams(
+            option, UInt32(clamping: options.assumedPeerMaxConcurrentStreams))
         // Nothing here uses RFC 7540 stream priorities: closed streams need not be kept for the
         // dependency tree (a server would otherwise keep up to a connection's stream limit of them).
         nghttp2_option_set_no_closed_streams(option, 1)
@@ -95,9 +96,11 @@ final class NGHTTP2Session {
         var mem = self.allocator.makeMem()  // copied into the session
         switch options.role {
         case .client:
-            try Self.check(nghttp2_session_client_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_client_new3")
+            try Self.check(
+                nghttp2_session_client_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_client_new3")
         case .server:
-            try Self.check(nghttp2_session_server_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_server_new3")
+            try Self.check(
+                nghttp2_session_server_new3(&created, callbacks, nil, option, &mem), "nghttp2_session_server_new3")
         }
         self.session = created!
         nghttp2_session_set_user_data(self.session, Unmanaged.passUnretained(self).toOpaque())
@@ -107,7 +110,8 @@ final class NGHTTP2Session {
             nghttp2_submit_settings(self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count),
             "nghttp2_submit_settings"
         )
-        if options.connectionWindowSize > 65_535 {  // NGHTTP2_INITIAL_CONNECTION_WINDOW_SIZE (a macro Swift cannot import)
+        // 65,535 is NGHTTP2_INITIAL_CONNECTION_WINDOW_SIZE (a macro Swift cannot import).
+        if options.connectionWindowSize > 65_535 {
             try Self.check(
                 nghttp2_session_set_local_window_size(
                     self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: options.connectionWindowSize)),
@@ -284,7 +288,8 @@ final class NGHTTP2Session {
     func submitPing(data: UInt64) throws(HTTP2Error) {
         var bigEndian = data.bigEndian
         let result = withUnsafeBytes(of: &bigEndian) { raw in
-            nghttp2_submit_ping(self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), raw.bindMemory(to: UInt8.self).baseAddress)
+            nghttp2_submit_ping(
+                self.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), raw.bindMemory(to: UInt8.self).baseAddress)
         }
         try Self.check(result, "nghttp2_submit_ping")
     }
@@ -344,7 +349,8 @@ final class NGHTTP2Session {
                 self.nameValues[index] = nghttp2_nv(
                     name: namePointer, value: base! + (value.lowerBound - origin),
                     namelen: name.count, valuelen: value.count,
-                    flags: self.isUnindexed(UnsafeRawBufferPointer(start: namePointer, count: name.count)) ? noIndex : flags)
+                    flags: self.isUnindexed(UnsafeRawBufferPointer(start: namePointer, count: name.count))
+                        ? noIndex : flags)
                 index += 1
                 return true
             }
@@ -373,7 +379,8 @@ final class NGHTTP2Session {
     func addHeader(streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
         guard !self.headerBlockTooLarge else { return true }
         self.headerBlockSize += name.count + value.count + 32
-        guard self.headerBlockSize <= self.maxHeaderListSize, HTTP2Headers.fits(name: name.count, value: value.count) else {
+        guard self.headerBlockSize <= self.maxHeaderListSize, HTTP2Headers.fits(name: name.count, value: value.count)
+        else {
             return self.headerBlockExceeded(streamID: streamID)
         }
         if name.count == 7, self.headerStatus == nil, memcmp(name.baseAddress!, Self.statusName.utf8Start, 7) == 0 {
@@ -402,7 +409,8 @@ final class NGHTTP2Session {
     }
 
     private func isUnindexed(_ name: UnsafeRawBufferPointer) -> Bool {
-        for candidate in self.unindexedHeaderNames where candidate.count == name.count && candidate.elementsEqual(name) { return true }
+        for candidate in self.unindexedHeaderNames where candidate.count == name.count && candidate.elementsEqual(name)
+        { return true }
         return false
     }
 
@@ -417,7 +425,8 @@ final class NGHTTP2Session {
         self.headerBlock = HTTP2Headers()
         guard let slot = self.slot(forStreamID: streamID) else { return }
         if self.headerBlockTooLarge { self.delegate.sessionHeaderBlockTooLarge(slot: slot) }
-        self.delegate.sessionReceivedHeaders(slot: slot, status: self.headerStatus, headers: headers, endStream: endStream)
+        self.delegate.sessionReceivedHeaders(
+            slot: slot, status: self.headerStatus, headers: headers, endStream: endStream)
     }
 
     private static func parseStatus(_ value: UnsafeRawBufferPointer) -> Int? {

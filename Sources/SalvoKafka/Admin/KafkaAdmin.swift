@@ -39,7 +39,9 @@ public final class KafkaAdmin: Sendable {
     }
 
     /// The topic's metadata, or `nil` if the cluster does not have it.
-    public func topic(named name: String, timeout: Duration = .seconds(10)) async throws(KafkaError) -> KafkaTopicMetadata? {
+    public func topic(
+        named name: String, timeout: Duration = .seconds(10)
+    ) async throws(KafkaError) -> KafkaTopicMetadata? {
         try await topics(timeout: timeout).first { $0.name == name }
     }
 

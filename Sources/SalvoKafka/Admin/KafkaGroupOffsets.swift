@@ -27,7 +27,9 @@ public enum KafkaGroupOffsets {
         loop.start(delegate: delegate)
         let result: Result<[KafkaTopicPartition: Int64?], KafkaError>
         do {
-            result = .success(try await loop.submit { client throws(KafkaError) in try client.committed(partitions, timeout: timeout) })
+            result = .success(
+                try await loop.submit { client throws(KafkaError) in try client.committed(partitions, timeout: timeout)
+                })
         } catch {
             result = .failure(error)
         }

@@ -74,7 +74,8 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
             throw .configuration("consumer needs at least one non-empty topic name")
         }
         guard heartbeatInterval < sessionTimeout else {
-            throw .configuration("heartbeat interval (\(heartbeatInterval)) must be below the session timeout (\(sessionTimeout))")
+            throw .configuration(
+                "heartbeat interval (\(heartbeatInterval)) must be below the session timeout (\(sessionTimeout))")
         }
         guard commitInterval >= .milliseconds(1) else { throw .configuration("commit interval must be positive") }
         guard bufferCapacity >= 1 else { throw .configuration("buffer capacity must be at least 1") }

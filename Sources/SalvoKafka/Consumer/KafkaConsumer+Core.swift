@@ -43,11 +43,13 @@ extension KafkaConsumer {
             self.assignmentContinuation = assignmentContinuation
             self.observer = observer
             self.logger = logger
-            self.shared = Mutex(Shared(machine: StateMachine(
-                capacity: configuration.bufferCapacity,
-                commitInterval: configuration.commitInterval,
-                now: ContinuousClock().now
-            )))
+            self.shared = Mutex(
+                Shared(
+                    machine: StateMachine(
+                        capacity: configuration.bufferCapacity,
+                        commitInterval: configuration.commitInterval,
+                        now: ContinuousClock().now
+                    )))
         }
 
         // MARK: Called from application tasks
@@ -207,7 +209,8 @@ extension KafkaConsumer {
                 }
             case .consumerError(let error, let partition):
                 client.log(
-                    .warning, "consumer error", kind: "consumer error \(error.rdKafkaErrorName ?? "\(error.code)")", detail: error.message,
+                    .warning, "consumer error", kind: "consumer error \(error.rdKafkaErrorName ?? "\(error.code)")",
+                    detail: error.message,
                     metadata: ["error": "\(error)", "partition": "\(partition.map(\.description) ?? "-")"])
             case .statistics(let json):
                 logger.trace("librdkafka statistics", metadata: ["rdkafka.statistics": "\(json)"])
@@ -228,10 +231,12 @@ extension KafkaConsumer {
                 } catch {
                     logger.error("assigning partitions failed", metadata: ["error": "\(error)"])
                 }
-                logger.info("partitions assigned", metadata: [
-                    "partitions": "\(partitions.sorted())",
-                    "startOffsets": "\(startOffsets.sorted { $0.key < $1.key })",
-                ])
+                logger.info(
+                    "partitions assigned",
+                    metadata: [
+                        "partitions": "\(partitions.sorted())",
+                        "startOffsets": "\(startOffsets.sorted { $0.key < $1.key })",
+                    ])
                 observer.rebalanced(true, shared.withLock { $0.machine.assignment.count })
                 if !added.isEmpty { assignmentContinuation.yield(.assigned(added.sorted())) }
             case .revoke(let partitions):
@@ -268,11 +273,14 @@ extension KafkaConsumer {
                 shared.withLock { $0.machine.dropBuffered(partitions) }
                 let started = clock.now
                 if revokeBarrier.wait(for: partitions) {
-                    logger.debug("revoked partitions finished", metadata: ["waited": "\(started.duration(to: clock.now))"])
+                    logger.debug(
+                        "revoked partitions finished", metadata: ["waited": "\(started.duration(to: clock.now))"])
                 } else {
-                    logger.warning("revoke went ahead with work still in flight", metadata: [
-                        "partitions": "\(partitions.sorted())", "waited": "\(revokeBarrier.limit)",
-                    ])
+                    logger.warning(
+                        "revoke went ahead with work still in flight",
+                        metadata: [
+                            "partitions": "\(partitions.sorted())", "waited": "\(revokeBarrier.limit)",
+                        ])
                 }
             }
             let offsets = shared.withLock { $0.machine.revoking(partitions) }
@@ -295,7 +303,8 @@ extension KafkaConsumer {
             if !removed.isEmpty { assignmentContinuation.yield(.revoked(removed.sorted())) }
         }
 
-        private func commit(_ offsets: [KafkaTopicPartition: Int64], client: RDKafkaClient) -> Result<Void, KafkaError> {
+        private func commit(_ offsets: [KafkaTopicPartition: Int64], client: RDKafkaClient) -> Result<Void, KafkaError>
+        {
             guard !offsets.isEmpty else { return .success(()) }
             let started = clock.now
             do throws(KafkaError) {
@@ -308,7 +317,9 @@ extension KafkaConsumer {
                 observer.committed(started.duration(to: clock.now), false)
                 shared.withLock { $0.machine.commitFinished(offsets, succeeded: false) }
                 // Retried every commit interval while the coordinator is away: one line per interval.
-                client.log(.warning, "offset commit failed; will retry", kind: "offset commit failed", detail: error.message, metadata: ["error": "\(error)"])
+                client.log(
+                    .warning, "offset commit failed; will retry", kind: "offset commit failed", detail: error.message,
+                    metadata: ["error": "\(error)"])
                 return .failure(error)
             }
         }

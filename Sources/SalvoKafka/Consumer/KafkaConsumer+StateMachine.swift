@@ -336,7 +336,8 @@ extension KafkaConsumer {
         func committableOffsets() -> [KafkaTopicPartition: Int64?] {
             var offsets: [KafkaTopicPartition: Int64?] = [:]
             for partition in assignment {
-                let offset: Int64? = tracker.committableOffset(for: partition) ?? tracker.committedOffset(for: partition)
+                let offset: Int64? =
+                    tracker.committableOffset(for: partition) ?? tracker.committedOffset(for: partition)
                 offsets[partition] = offset
             }
             return offsets

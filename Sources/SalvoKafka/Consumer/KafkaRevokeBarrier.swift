@@ -23,7 +23,8 @@ public struct KafkaRevokeBarrier: Sendable {
 
     public init(
         limit: Duration,
-        prepare: @escaping @Sendable (_ partitions: [KafkaTopicPartition], _ done: @escaping @Sendable () -> Void) -> Void
+        prepare:
+            @escaping @Sendable (_ partitions: [KafkaTopicPartition], _ done: @escaping @Sendable () -> Void) -> Void
     ) {
         self.limit = limit
         self.prepare = prepare

@@ -40,7 +40,8 @@ extension KafkaTopicReader {
         func loopWillPoll(_ client: RDKafkaClient) -> RDKafkaLoop.Step {
             let step = plain.loopWillPoll(client)
             guard case .poll(let timeout) = step, progress.withLock({ $0.pending != nil }) else { return step }
-            for entry in KafkaTopicReaderFetch.take(from: client, limit: Self.batchLimit, timeoutMilliseconds: timeout) {
+            for entry in KafkaTopicReaderFetch.take(from: client, limit: Self.batchLimit, timeoutMilliseconds: timeout)
+            {
                 switch entry {
                 case .message(let message): handler(.message(message))
                 case .endOfPartition(let partition): reachedEnd(of: partition)

@@ -37,8 +37,12 @@ enum KafkaTopicReaderFetch: Sendable {
                 KafkaConsumerMessage(
                     topicPartition: partition,
                     offset: message.pointee.offset,
-                    key: message.pointee.key.map { Array(UnsafeRawBufferPointer(start: $0, count: message.pointee.key_len)) },
-                    value: message.pointee.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: message.pointee.len)) } ?? [],
+                    key: message.pointee.key.map {
+                        Array(UnsafeRawBufferPointer(start: $0, count: message.pointee.key_len))
+                    },
+                    value: message.pointee.payload.map {
+                        Array(UnsafeRawBufferPointer(start: $0, count: message.pointee.len))
+                    } ?? [],
                     headers: [],
                     timestampMilliseconds: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp
                 ))

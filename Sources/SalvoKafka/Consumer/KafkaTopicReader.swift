@@ -65,15 +65,22 @@ public final class KafkaTopicReader: Sendable {
         let delegate = delegate
         return try await loop.submit { client throws(KafkaError) in
             guard let metadata = try client.topics(timeout: timeout).first(where: { $0.name == topic }) else {
-                throw KafkaError(code: .unknownTopic, message: "topic \(topic) does not exist (salvo topics create makes it)")
+                throw KafkaError(
+                    code: .unknownTopic, message: "topic \(topic) does not exist (salvo topics create makes it)")
             }
-            let partitions = (0..<Int32(clamping: metadata.partitionCount)).map { KafkaTopicPartition(topic: topic, partition: $0) }
-            guard delegate.expect(partitions) else { throw KafkaError(code: .configuration, message: "the reader of \(topic) was started already") }
+            let partitions = (0..<Int32(clamping: metadata.partitionCount)).map {
+                KafkaTopicPartition(topic: topic, partition: $0)
+            }
+            guard delegate.expect(partitions) else {
+                throw KafkaError(code: .configuration, message: "the reader of \(topic) was started already")
+            }
             // Their records (and end markers) go to the client's message queue, which the
             // delegate consumes.
             client.routeMessages(of: partitions)
             try client.assign(
-                partitions, startOffsets: Dictionary(uniqueKeysWithValues: partitions.map { ($0, Int64(RD_KAFKA_OFFSET_BEGINNING)) }))
+                partitions,
+                startOffsets: Dictionary(
+                    uniqueKeysWithValues: partitions.map { ($0, Int64(RD_KAFKA_OFFSET_BEGINNING)) }))
             return partitions.count
         }
     }
@@ -85,7 +92,9 @@ public final class KafkaTopicReader: Sendable {
 
     /// A group id is set only because librdkafka's consumer will not start without one; with
     /// `assign` and no commits it is never sent to the broker. Partition EOF marks "caught up".
-    static func properties(_ client: KafkaClientConfiguration, fetchWait: Duration, logLevel: Logger.Level) -> [String: String] {
+    static func properties(
+        _ client: KafkaClientConfiguration, fetchWait: Duration, logLevel: Logger.Level
+    ) -> [String: String] {
         var properties = RDKafkaConfig.clientProperties(client, logLevel: logLevel)
         properties.merge([
             "group.id": "salvo-reader-\(UInt64.random(in: 0...UInt64.max))",

@@ -75,7 +75,9 @@ public struct LogThrottle<C: Clock>: Sendable where C.Duration == Duration {
 
     /// Decides about one occurrence of `key` at `now`. Its `level` and `detail` (the error text,
     /// say) are kept for a later ``Summary`` if the occurrence is left out.
-    public mutating func shouldLog(_ key: String, level: Logger.Level = .warning, detail: String? = nil, now: C.Instant) -> Decision {
+    public mutating func shouldLog(
+        _ key: String, level: Logger.Level = .warning, detail: String? = nil, now: C.Instant
+    ) -> Decision {
         guard var kind = kinds[key] else {
             kinds[key] = Kind(lastLine: now)
             return .log
@@ -104,7 +106,10 @@ public struct LogThrottle<C: Clock>: Sendable where C.Duration == Duration {
             if kind.suppressed == 0 {
                 kinds[key] = nil
             } else {
-                due.append(Summary(key: key, suppressed: kind.suppressed, level: kind.level, lastDetail: kind.lastDetail, since: elapsed))
+                due.append(
+                    Summary(
+                        key: key, suppressed: kind.suppressed, level: kind.level, lastDetail: kind.lastDetail,
+                        since: elapsed))
                 kinds[key] = Kind(lastLine: now)
             }
         }
@@ -118,7 +123,9 @@ public struct LogThrottle<C: Clock>: Sendable where C.Duration == Duration {
     /// left out goes unsaid.
     public mutating func remainingSummaries(now: C.Instant) -> [Summary] {
         let remaining = kinds.filter { $0.value.suppressed > 0 }.map { key, kind in
-            Summary(key: key, suppressed: kind.suppressed, level: kind.level, lastDetail: kind.lastDetail, since: kind.lastLine.duration(to: now))
+            Summary(
+                key: key, suppressed: kind.suppressed, level: kind.level, lastDetail: kind.lastDetail,
+                since: kind.lastLine.duration(to: now))
         }
         kinds.removeAll()
         return remaining.sorted { $0.key < $1.key }

@@ -28,10 +28,12 @@ extension RDKafkaClient {
         defer { for topic in newTopics { rd_kafka_NewTopic_destroy(topic) } }
         for topic in topics {
             var errorText = [CChar](repeating: 0, count: 512)
-            guard let newTopic = rd_kafka_NewTopic_new(
-                topic.name, Int32(clamping: topic.partitions), Int32(clamping: topic.replicationFactor),
-                &errorText, errorText.count
-            ) else {
+            guard
+                let newTopic = rd_kafka_NewTopic_new(
+                    topic.name, Int32(clamping: topic.partitions), Int32(clamping: topic.replicationFactor),
+                    &errorText, errorText.count
+                )
+            else {
                 throw .configuration("invalid topic \(topic.name): \(String(cCharBuffer: errorText))")
             }
             newTopics.append(newTopic)
@@ -106,7 +108,8 @@ extension RDKafkaClient {
         defer { rd_kafka_AdminOptions_destroy(options) }
         var errorText = [CChar](repeating: 0, count: 512)
         _ = rd_kafka_AdminOptions_set_request_timeout(options, timeout.timeoutMilliseconds, &errorText, errorText.count)
-        _ = rd_kafka_AdminOptions_set_operation_timeout(options, timeout.timeoutMilliseconds, &errorText, errorText.count)
+        _ = rd_kafka_AdminOptions_set_operation_timeout(
+            options, timeout.timeoutMilliseconds, &errorText, errorText.count)
         guard let queue = rd_kafka_queue_new(handle) else { throw .shutdown("cannot create an admin result queue") }
         defer { rd_kafka_queue_destroy(queue) }
         start(options, queue)

@@ -4,7 +4,8 @@ import CRdKafka
 /// the broker (`commit`, `committed`) block only that thread.
 extension RDKafkaClient {
     func subscribe(_ topics: [String]) throws(KafkaError) {
-        let list = RDKafkaTopicPartitionList(topics.map { KafkaTopicPartition(topic: $0, partition: RD_KAFKA_PARTITION_UA) })
+        let list = RDKafkaTopicPartitionList(
+            topics.map { KafkaTopicPartition(topic: $0, partition: RD_KAFKA_PARTITION_UA) })
         let error = rd_kafka_subscribe(handle, list.pointer)
         guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
             throw .rdKafka(error, context: "cannot subscribe to \(topics.joined(separator: ","))")
@@ -41,7 +42,8 @@ extension RDKafkaClient {
     /// start offset start at the group's committed offset (`RD_KAFKA_OFFSET_INVALID`).
     func assign(_ partitions: [KafkaTopicPartition], startOffsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
         let list = RDKafkaTopicPartitionList(
-            offsets: Dictionary(uniqueKeysWithValues: partitions.map { ($0, startOffsets[$0] ?? Int64(RD_KAFKA_OFFSET_INVALID)) })
+            offsets: Dictionary(
+                uniqueKeysWithValues: partitions.map { ($0, startOffsets[$0] ?? Int64(RD_KAFKA_OFFSET_INVALID)) })
         )
         if isCooperative {
             if let error = rd_kafka_incremental_assign(handle, list.pointer) {
@@ -108,7 +110,9 @@ extension RDKafkaClient {
     }
 
     /// The group's committed offsets, asked from the coordinator; `nil` for "none committed".
-    func committed(_ partitions: [KafkaTopicPartition], timeout: Duration) throws(KafkaError) -> [KafkaTopicPartition: Int64?] {
+    func committed(
+        _ partitions: [KafkaTopicPartition], timeout: Duration
+    ) throws(KafkaError) -> [KafkaTopicPartition: Int64?] {
         let list = RDKafkaTopicPartitionList(partitions)
         let error = rd_kafka_committed(handle, list.pointer, timeout.timeoutMilliseconds)
         guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {

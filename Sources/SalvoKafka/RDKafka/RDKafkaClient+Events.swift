@@ -1,6 +1,7 @@
 import CRdKafka
 import Logging
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,7 +67,14 @@ extension RDKafkaClient {
     private func topicName(_ name: UnsafePointer<CChar>) -> String {
         let bytes = UnsafeRawBufferPointer(start: name, count: strlen(name))
         return topicNames.withLock { names in
-            if let known = names.first(where: { $0.utf8.count == bytes.count && $0.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 } ?? $0.utf8.elementsEqual(bytes) }) { return known }
+            if let known = names.first(where: {
+                $0.utf8.count == bytes.count
+                    && $0.utf8.withContiguousStorageIfAvailable {
+                        memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+                    } ?? $0.utf8.elementsEqual(bytes)
+            }) {
+                return known
+            }
             let created = String(decoding: bytes, as: UTF8.self)
             // Bounded: a pattern subscription could meet any number of topics.
             if names.count == 16 { names.removeFirst() }
@@ -127,14 +135,16 @@ extension RDKafkaClient {
             let id = UInt(bitPattern: message.pointee._private)
             let topic = message.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
             if message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR {
-                let report = KafkaDeliveryReport(topic: topic, partition: message.pointee.partition, offset: message.pointee.offset)
+                let report = KafkaDeliveryReport(
+                    topic: topic, partition: message.pointee.partition, offset: message.pointee.offset)
                 reports.append(RDKafkaDeliveryReport(id: id, result: .success(report)))
             } else {
                 var detail = rd_kafka_message_errstr(message).map { String(cString: $0) }
                 if message.pointee.err == RD_KAFKA_RESP_ERR__MSG_TIMED_OUT, let last = lastErrorText {
                     detail = last
                 }
-                let error = KafkaError.rdKafka(message.pointee.err, context: "delivery to \(topic) failed", detail: detail)
+                let error = KafkaError.rdKafka(
+                    message.pointee.err, context: "delivery to \(topic) failed", detail: detail)
                 reports.append(RDKafkaDeliveryReport(id: id, result: .failure(error)))
             }
         }
@@ -175,7 +185,8 @@ extension RDKafkaClient {
         }
         // Connection errors repeat while a broker is away; librdkafka retries them by itself.
         log(
-            error.isRetriable ? .info : .warning, "librdkafka error", kind: "librdkafka error \(error.rdKafkaErrorName ?? "\(code)")",
+            error.isRetriable ? .info : .warning, "librdkafka error",
+            kind: "librdkafka error \(error.rdKafkaErrorName ?? "\(code)")",
             detail: text, metadata: ["error": "\(error)"])
         return error
     }

@@ -7,14 +7,18 @@ extension RDKafkaClient {
     /// writes. `detail` (default: the message) is what a summary quotes as the latest occurrence.
     ///
     /// Debug and trace lines are never held back: whoever turns them on wants every one.
-    func log(_ level: Logger.Level, _ message: String, kind: String, detail: String? = nil, metadata: Logger.Metadata = [:]) {
+    func log(
+        _ level: Logger.Level, _ message: String, kind: String, detail: String? = nil, metadata: Logger.Metadata = [:]
+    ) {
         guard logger.logLevel <= level else { return }
         guard level >= .info else {
             logger.log(level: level, "\(message)", metadata: metadata)
             return
         }
         let now = ContinuousClock.now
-        let decision = Self.logThrottle.withLock { $0.shouldLog(kind, level: level, detail: detail ?? message, now: now) }
+        let decision = Self.logThrottle.withLock {
+            $0.shouldLog(kind, level: level, detail: detail ?? message, now: now)
+        }
         guard let metadata = decision.metadata(metadata) else { return }
         logger.log(level: level, "\(message)", metadata: metadata)
     }

@@ -28,11 +28,15 @@ extension RDKafkaClient {
                             count += 1
                         }
                         add(RD_KAFKA_VTYPE_TOPIC) { $0.u.cstr = topic }
-                        add(RD_KAFKA_VTYPE_VALUE) { $0.u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: value), size: valueCount) }
+                        add(RD_KAFKA_VTYPE_VALUE) {
+                            $0.u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: value), size: valueCount)
+                        }
                         add(RD_KAFKA_VTYPE_MSGFLAGS) { $0.u.i = RD_KAFKA_MSG_F_COPY }
                         add(RD_KAFKA_VTYPE_OPAQUE) { $0.u.ptr = UnsafeMutableRawPointer(bitPattern: id) }
                         if let key {
-                            add(RD_KAFKA_VTYPE_KEY) { $0.u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: key), size: keyCount) }
+                            add(RD_KAFKA_VTYPE_KEY) {
+                                $0.u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: key), size: keyCount)
+                            }
                         }
                         if let partition = message.partition {
                             add(RD_KAFKA_VTYPE_PARTITION) { $0.u.i32 = partition }

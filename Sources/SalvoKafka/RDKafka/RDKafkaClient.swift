@@ -17,7 +17,8 @@ final class RDKafkaClient: @unchecked Sendable {
 
     /// Which events librdkafka routes to the queue. Logs always travel there (`log.queue=true`).
     static let producerEvents = RD_KAFKA_EVENT_DR | RD_KAFKA_EVENT_LOG | RD_KAFKA_EVENT_ERROR | RD_KAFKA_EVENT_STATS
-    static let consumerEvents = RD_KAFKA_EVENT_FETCH | RD_KAFKA_EVENT_LOG | RD_KAFKA_EVENT_ERROR
+    static let consumerEvents =
+        RD_KAFKA_EVENT_FETCH | RD_KAFKA_EVENT_LOG | RD_KAFKA_EVENT_ERROR
         | RD_KAFKA_EVENT_STATS | RD_KAFKA_EVENT_REBALANCE | RD_KAFKA_EVENT_OFFSET_COMMIT
     static let adminEvents = RD_KAFKA_EVENT_LOG | RD_KAFKA_EVENT_ERROR | RD_KAFKA_EVENT_STATS
 
@@ -47,7 +48,8 @@ final class RDKafkaClient: @unchecked Sendable {
     let lastLogText = Mutex<String?>(nil)
 
     private init(
-        kind: Kind, handle: OpaquePointer, eventQueue: OpaquePointer, messageQueue: OpaquePointer?, readsKeysAndHeaders: Bool,
+        kind: Kind, handle: OpaquePointer, eventQueue: OpaquePointer, messageQueue: OpaquePointer?,
+        readsKeysAndHeaders: Bool,
         logger: Logger
     ) {
         self.kind = kind
@@ -93,7 +95,8 @@ final class RDKafkaClient: @unchecked Sendable {
             throw .configuration("librdkafka returned no event queue")
         }
         return RDKafkaClient(
-            kind: kind, handle: handle, eventQueue: queue, messageQueue: messageQueue, readsKeysAndHeaders: readsKeysAndHeaders, logger: logger)
+            kind: kind, handle: handle, eventQueue: queue, messageQueue: messageQueue,
+            readsKeysAndHeaders: readsKeysAndHeaders, logger: logger)
     }
 
     /// Releases the queue references, then the handle (librdkafka requires that order).

@@ -12,7 +12,8 @@ import Darwin
 enum RDKafkaConfig {
     /// Properties every Salvo client sets: logs and errors go to the event queue, never to
     /// librdkafka's own stderr printer or to callbacks on its internal threads.
-    static func clientProperties(_ configuration: KafkaClientConfiguration, logLevel: Logger.Level) -> [String: String] {
+    static func clientProperties(_ configuration: KafkaClientConfiguration, logLevel: Logger.Level) -> [String: String]
+    {
         var properties: [String: String] = [
             "bootstrap.servers": configuration.brokers.joined(separator: ","),
             "client.id": configuration.clientID,
@@ -25,7 +26,9 @@ enum RDKafkaConfig {
         return properties
     }
 
-    static func consumerProperties(_ configuration: KafkaConsumerConfiguration, logLevel: Logger.Level) -> [String: String] {
+    static func consumerProperties(
+        _ configuration: KafkaConsumerConfiguration, logLevel: Logger.Level
+    ) -> [String: String] {
         var properties = clientProperties(configuration.client, logLevel: logLevel)
         properties.merge([
             "group.id": configuration.groupID,
@@ -43,10 +46,14 @@ enum RDKafkaConfig {
             "fetch.max.bytes": String(min(52_428_800, configuration.prefetchMaxKilobytes * 1024)),
             "fetch.queue.backoff.ms": String(configuration.prefetchBackoff.wholeMilliseconds),
         ]) { _, typed in typed }
-        return properties.merging(configuration.client.properties) { _, raw in raw }.merging(configuration.properties) { _, raw in raw }
+        return properties.merging(configuration.client.properties) { _, raw in raw }.merging(configuration.properties) {
+            _, raw in raw
+        }
     }
 
-    static func producerProperties(_ configuration: KafkaProducerConfiguration, logLevel: Logger.Level) -> [String: String] {
+    static func producerProperties(
+        _ configuration: KafkaProducerConfiguration, logLevel: Logger.Level
+    ) -> [String: String] {
         var properties = clientProperties(configuration.client, logLevel: logLevel)
         properties.merge([
             "enable.idempotence": configuration.idempotent ? "true" : "false",
@@ -62,7 +69,9 @@ enum RDKafkaConfig {
         if configuration.idempotent {
             properties["acks"] = "all"
         }
-        return properties.merging(configuration.client.properties) { _, raw in raw }.merging(configuration.properties) { _, raw in raw }
+        return properties.merging(configuration.client.properties) { _, raw in raw }.merging(configuration.properties) {
+            _, raw in raw
+        }
     }
 
     /// Admin clients must never create topics as a side effect of asking about them.

@@ -115,7 +115,9 @@ final class MockAdminHandler: ChannelInboundHandler {
             return
         }
         guard let path = self.server.configuration.recordPath else {
-            self.respond(.notFound, body: Array("no record of deliveries: start the mock with --record FILE\n".utf8), context: context)
+            self.respond(
+                .notFound, body: Array("no record of deliveries: start the mock with --record FILE\n".utf8),
+                context: context)
             return
         }
         let server = self.server
@@ -127,11 +129,14 @@ final class MockAdminHandler: ChannelInboundHandler {
             case .success(let page?):
                 self.respond(
                     .ok, contentType: "application/x-ndjson", body: page.lines, context: context,
-                    headers: [(MockDeliveriesRequest.nextOffsetHeader, String(page.nextOffset)),
-                              (MockDeliveriesRequest.recordSizeHeader, String(page.fileSize))])
+                    headers: [
+                        (MockDeliveriesRequest.nextOffsetHeader, String(page.nextOffset)),
+                        (MockDeliveriesRequest.recordSizeHeader, String(page.fileSize)),
+                    ])
             case .success(nil):
                 self.respond(
-                    .rangeNotSatisfiable, body: Array("offset \(request.offset) is past the end of the record\n".utf8), context: context)
+                    .rangeNotSatisfiable, body: Array("offset \(request.offset) is past the end of the record\n".utf8),
+                    context: context)
             case .failure(let error):
                 self.respond(.internalServerError, body: Array("\(error)\n".utf8), context: context)
             }
@@ -158,7 +163,9 @@ final class MockAdminHandler: ChannelInboundHandler {
         headers.add(name: "content-type", value: contentType)
         for (name, value) in extra { headers.add(name: name, value: value) }
         headers.add(name: "content-length", value: String(body.count))
-        context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(
+            self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+            promise: nil)
         context.write(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
     }

@@ -5,7 +5,9 @@ import NIOPosix
 /// Binds the admin HTTP/1.1 listener: plain text, loopback by default, for Prometheus scrapes,
 /// `curl` and tests (routes in ``MockAdminHandler``).
 enum MockAdminListener {
-    static func bind(host: String, port: Int, server: MockAPNsServer, group: any EventLoopGroup) async throws(MockAPNsError)
+    static func bind(
+        host: String, port: Int, server: MockAPNsServer, group: any EventLoopGroup
+    ) async throws(MockAPNsError)
         -> any Channel
     {
         do {
@@ -20,7 +22,8 @@ enum MockAdminListener {
                 .bind(host: host, port: port)
                 .get()
         } catch {
-            throw MockAPNsError(.bindFailed, "cannot listen for admin requests on \(host):\(port)", underlying: "\(error)")
+            throw MockAPNsError(
+                .bindFailed, "cannot listen for admin requests on \(host):\(port)", underlying: "\(error)")
         }
     }
 }

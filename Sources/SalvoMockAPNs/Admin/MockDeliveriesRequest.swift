@@ -16,7 +16,9 @@ struct MockDeliveriesRequest: Equatable {
     init(_ value: (String) -> String?) throws(MockAPNsError) {
         if let text = value("offset") {
             guard let offset = Self.decimal(text).flatMap({ UInt64(exactly: $0) }) else {
-                throw MockAPNsError(.invalidConfiguration, "offset must be a byte offset (0 or salvo-next-offset), got \"\(text.prefix(40))\"")
+                throw MockAPNsError(
+                    .invalidConfiguration,
+                    "offset must be a byte offset (0 or salvo-next-offset), got \"\(text.prefix(40))\"")
             }
             self.offset = offset
         }
@@ -24,7 +26,9 @@ struct MockDeliveriesRequest: Equatable {
             let range = MockRecordPage.maximumBytesRange
             guard let bytes = Self.decimal(text).flatMap({ Int(exactly: $0) }), range.contains(bytes) else {
                 throw MockAPNsError(
-                    .invalidConfiguration, "max_bytes must be a number within \(range.lowerBound)…\(range.upperBound), got \"\(text.prefix(40))\"")
+                    .invalidConfiguration,
+                    "max_bytes must be a number within \(range.lowerBound)…\(range.upperBound), got \"\(text.prefix(40))\""
+                )
             }
             self.maximumBytes = bytes
         }
@@ -32,7 +36,9 @@ struct MockDeliveriesRequest: Equatable {
 
     /// Digits only (no sign, no spaces, at most 19 of them, so the value fits an Int64).
     private static func decimal(_ text: String) -> UInt64? {
-        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        guard !text.isEmpty, text.utf8.count <= 19,
+            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else {
             return nil
         }
         return UInt64(text)

@@ -31,9 +31,11 @@ enum MockAuthentication: Sendable, Equatable {
         guard case .certificate(let bundleID) = self, let topic = APNsTopic(headerValue: bundleID.utf8) else {
             return APNsRequestValidator()
         }
-        let allowed = Set([topic.headerValue] + APNsPushType.allCases.compactMap { type in
-            type.topicSuffix.map { Array((bundleID + $0).utf8) }
-        })
+        let allowed = Set(
+            [topic.headerValue]
+                + APNsPushType.allCases.compactMap { type in
+                    type.topicSuffix.map { Array((bundleID + $0).utf8) }
+                })
         return APNsRequestValidator(topicWhenMissing: topic, isTopicAllowed: { allowed.contains($0.headerValue) })
     }
 }

@@ -65,7 +65,8 @@ struct MockProviderTokenStateMachine: Sendable {
         if case .adopted(_, _, let adoptedAt, _) = self.state, now - adoptedAt < Self.minimumUpdateIntervalSeconds {
             return .rejected(.tooManyProviderTokenUpdates)
         }
-        self.state = .adopted(authorization: authorization, issuedAt: token.issuedAt, adoptedAt: now, teamID: token.teamID)
+        self.state = .adopted(
+            authorization: authorization, issuedAt: token.issuedAt, adoptedAt: now, teamID: token.teamID)
         return .accepted
     }
 }

@@ -43,7 +43,9 @@ struct MockProviderTokenVerifier: Sendable {
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
         else { return .failure(.invalidProviderToken) }
         let signingInput = Array(jwt[jwt.startIndex..<parts[1].endIndex])
-        guard key.publicKey.isValidSignature(signature, for: signingInput) else { return .failure(.invalidProviderToken) }
+        guard key.publicKey.isValidSignature(signature, for: signingInput) else {
+            return .failure(.invalidProviderToken)
+        }
         return .success(MockVerifiedProviderToken(keyID: key.keyID, teamID: key.teamID, issuedAt: claims.iat))
     }
 
@@ -84,4 +86,3 @@ struct MockProviderTokenVerifier: Sendable {
         return bits >= 6 ? nil : output
     }
 }
-

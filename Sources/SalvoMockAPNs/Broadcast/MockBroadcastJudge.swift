@@ -41,7 +41,9 @@ struct MockBroadcastJudge: Sendable {
         case ("all-channels", "GET"): operation = .list
         default: return .rejected(.methodNotAllowed)
         }
-        if let reason = self.common(request, bundleID: bundleID, authenticate: authenticate) { return .rejected(reason) }
+        if let reason = self.common(request, bundleID: bundleID, authenticate: authenticate) {
+            return .rejected(reason)
+        }
         switch operation {
         case .create:
             let configuration: APNsChannelConfiguration
@@ -50,15 +52,18 @@ struct MockBroadcastJudge: Sendable {
             } catch {
                 return .rejected(error)
             }
-            guard let id = self.store.create(
-                bundleID: bundleID, environment: self.environment, storagePolicy: configuration.storagePolicy.rawValue)
+            guard
+                let id = self.store.create(
+                    bundleID: bundleID, environment: self.environment,
+                    storagePolicy: configuration.storagePolicy.rawValue)
             else { return .rejected(.cannotCreateChannelConfig) }
             return .created(channelID: id)
         case .read:
             switch self.channel(request, bundleID: bundleID) {
             case .failure(let reason): return .rejected(reason)
             case .success(let (_, policy)):
-                return .read(APNsChannelConfiguration(storagePolicy: APNsChannelStoragePolicy(rawValue: policy) ?? .noStorage))
+                return .read(
+                    APNsChannelConfiguration(storagePolicy: APNsChannelStoragePolicy(rawValue: policy) ?? .noStorage))
             }
         case .delete:
             switch self.channel(request, bundleID: bundleID) {
@@ -91,7 +96,9 @@ struct MockBroadcastJudge: Sendable {
         let bundleID = String(request.path.dropFirst(Self.broadcastPrefix.count))
         guard APNsTopic(headerValue: bundleID.utf8) != nil, !bundleID.contains("/") else { return .rejected(.badPath) }
         guard request.method == "POST" else { return .rejected(.methodNotAllowed) }
-        if let reason = self.common(request, bundleID: bundleID, authenticate: authenticate) { return .rejected(reason) }
+        if let reason = self.common(request, bundleID: bundleID, authenticate: authenticate) {
+            return .rejected(reason)
+        }
         let channelID: String
         let policy: Int
         switch self.channel(request, bundleID: bundleID) {
@@ -103,7 +110,9 @@ struct MockBroadcastJudge: Sendable {
             return .rejected(.invalidPushType)
         }
         if let values = request.fields["apns-priority"] {
-            guard values.count == 1, let priority = APNsPriority(headerValue: values[0].utf8) else { return .rejected(.badPriority) }
+            guard values.count == 1, let priority = APNsPriority(headerValue: values[0].utf8) else {
+                return .rejected(.badPriority)
+            }
             _ = priority
         }
         if let values = request.fields["apns-expiration"] {
@@ -123,7 +132,9 @@ struct MockBroadcastJudge: Sendable {
 
     // MARK: Shared rules
 
-    private func common(_ request: MockBroadcastRequest, bundleID: String, authenticate: (String) -> APNsReason?) -> APNsReason? {
+    private func common(
+        _ request: MockBroadcastRequest, bundleID: String, authenticate: (String) -> APNsReason?
+    ) -> APNsReason? {
         if request.requestID == .invalid { return .badRequestParams }
         if let reason = authenticate(bundleID) { return reason }
         if self.featureDisabled.contains(bundleID) { return .featureNotEnabled }
@@ -134,9 +145,12 @@ struct MockBroadcastJudge: Sendable {
     /// The request's `apns-channel-id` and the channel's policy: `MissingChannelId`,
     /// `BadChannelId` (not base64, or sent twice), `ChannelNotRegistered`.
     private func channel(_ request: MockBroadcastRequest, bundleID: String) -> Result<(String, Int), APNsReason> {
-        guard let values = request.fields["apns-channel-id"], let id = values.first else { return .failure(.missingChannelId) }
+        guard let values = request.fields["apns-channel-id"], let id = values.first else {
+            return .failure(.missingChannelId)
+        }
         guard values.count == 1, APNsChannelID(id) != nil else { return .failure(.badChannelId) }
-        guard let policy = self.store.storagePolicy(bundleID: bundleID, environment: self.environment, channelID: id) else {
+        guard let policy = self.store.storagePolicy(bundleID: bundleID, environment: self.environment, channelID: id)
+        else {
             return .failure(.channelNotRegistered)
         }
         return .success((id, policy))

@@ -37,7 +37,8 @@ final class MockChannelManagementHandler: ChannelInboundHandler {
             self.runtime.logger.debug("channel answer not sent", metadata: ["error": "\(error)"])
             return
         }
-        self.runtime.counters.channelRequest(rejected: { if case .rejected(let reason) = outcome { reason } else { nil } }())
+        self.runtime.counters.channelRequest(
+            rejected: { if case .rejected(let reason) = outcome { reason } else { nil } }())
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -53,7 +54,8 @@ final class MockChannelManagementHandler: ChannelInboundHandler {
             certificateBundleID = .some((try? APNsCertificateCredential.subjectUserID(of: certificate)) ?? nil)
         }
         self.authentication = MockAuthentication.resolve(
-            certificateBundleID: certificateBundleID, requiresAuthentication: self.runtime.configuration.requiresAuthentication)
+            certificateBundleID: certificateBundleID,
+            requiresAuthentication: self.runtime.configuration.requiresAuthentication)
     }
 
     private func authenticate(_ request: MockBroadcastRequest, bundleID: String, nowSeconds: Int64) -> APNsReason? {

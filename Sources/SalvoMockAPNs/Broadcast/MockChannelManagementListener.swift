@@ -30,7 +30,8 @@ enum MockChannelManagementListener {
                 .bind(host: host, port: port)
                 .get()
         } catch {
-            throw MockAPNsError(.bindFailed, "cannot listen for channel management on \(host):\(port)", underlying: "\(error)")
+            throw MockAPNsError(
+                .bindFailed, "cannot listen for channel management on \(host):\(port)", underlying: "\(error)")
         }
     }
 }

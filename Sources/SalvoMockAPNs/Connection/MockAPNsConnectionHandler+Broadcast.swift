@@ -31,7 +31,8 @@ extension MockAPNsConnectionHandler {
 
     /// Authentication for broadcasts, as for pushes, plus `TopicMismatch` when a certificate, or
     /// a token's team listed in `teamBundleIDs`, names another bundle than the path.
-    func authenticateChannelRequest(_ request: MockBroadcastRequest, bundleID: String, nowSeconds: Int64) -> APNsReason? {
+    func authenticateChannelRequest(_ request: MockBroadcastRequest, bundleID: String, nowSeconds: Int64) -> APNsReason?
+    {
         if case .certificate(let certificateBundleID) = self.authentication, certificateBundleID != bundleID {
             return .topicMismatch
         }
@@ -41,7 +42,9 @@ extension MockAPNsConnectionHandler {
         return self.runtime.teamMismatch(teamID: self.providerToken.teamID, bundleID: bundleID)
     }
 
-    func sendBroadcast(_ response: HTTP2Response, accepted: MockAcceptedBroadcast?, reason: APNsReason?, streamID: Int32) {
+    func sendBroadcast(
+        _ response: HTTP2Response, accepted: MockAcceptedBroadcast?, reason: APNsReason?, streamID: Int32
+    ) {
         guard self.respond(streamID: streamID, response) else { return }
         let counters = self.runtime.counters
         if let accepted {

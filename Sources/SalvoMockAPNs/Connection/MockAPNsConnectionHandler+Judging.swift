@@ -14,7 +14,8 @@ extension MockAPNsConnectionHandler {
             certificateBundleID = .some((try? APNsCertificateCredential.subjectUserID(of: certificate)) ?? nil)
         }
         let authentication = MockAuthentication.resolve(
-            certificateBundleID: certificateBundleID, requiresAuthentication: self.runtime.configuration.requiresAuthentication)
+            certificateBundleID: certificateBundleID,
+            requiresAuthentication: self.runtime.configuration.requiresAuthentication)
         self.authentication = authentication
         self.validation.validator = authentication.makeValidator()
         if authentication != .token { self.apply(self.connection.needsNoToken()) }
@@ -34,7 +35,8 @@ extension MockAPNsConnectionHandler {
                 return answer
             }
             let echoed = apnsIDBytes.flatMap { APNsID(headerValue: $0) }
-            return .rejected(reason, apnsID: echoed ?? APNsID.random(using: &self.random), request: nil, timestampMilliseconds: nil)
+            return .rejected(
+                reason, apnsID: echoed ?? APNsID.random(using: &self.random), request: nil, timestampMilliseconds: nil)
         case .accepted(let accepted):
             push = accepted
         }
@@ -42,21 +44,26 @@ extension MockAPNsConnectionHandler {
         func reject(_ reason: APNsReason, timestamp: Int64? = nil) -> MockAnswer {
             .rejected(reason, apnsID: apnsID, request: push, timestampMilliseconds: timestamp)
         }
-        if let reason = self.authenticate(authorization: push.authorization, nowSeconds: receivedAt / 1000) { return reject(reason) }
+        if let reason = self.authenticate(authorization: push.authorization, nowSeconds: receivedAt / 1000) {
+            return reject(reason)
+        }
         if let rule = self.runtime.configuration.additionalRule, let reason = rule(push) { return reject(reason) }
 
         let scenario = self.scenario
         if !scenario.tokens.isTrivial {
             switch scenario.tokens.outcome(for: push.token) {
             case .unregistered:
-                return reject(.unregistered, timestamp: MockTokenFate.unregisteredTimestamp(receivedAtMilliseconds: receivedAt))
+                return reject(
+                    .unregistered, timestamp: MockTokenFate.unregisteredTimestamp(receivedAtMilliseconds: receivedAt))
             case .badDeviceToken:
                 return reject(.badDeviceToken)
             case .valid:
                 break
             }
         }
-        if let limit = scenario.rateLimit, !self.runtime.admit(push.token, limit: limit) { return reject(.tooManyRequests) }
+        if let limit = scenario.rateLimit, !self.runtime.admit(push.token, limit: limit) {
+            return reject(.tooManyRequests)
+        }
         if self.runtime.isShutdownStormActive(scenario.shutdownStorm) { return reject(.shutdown) }
         if !scenario.errors.isEmpty, let reason = scenario.errors.reason(forDraw: self.random.nextUnit()) {
             return reject(reason)
@@ -98,7 +105,9 @@ extension MockAPNsConnectionHandler {
         let counters = self.runtime.counters
         switch answer {
         case .accepted(let push, let payload, let apnsID):
-            guard self.respond(streamID: streamID, self.runtime.responses.accepted(apnsID: apnsID, random: &self.random)) else {
+            guard
+                self.respond(streamID: streamID, self.runtime.responses.accepted(apnsID: apnsID, random: &self.random))
+            else {
                 return
             }
             counters.accepted.wrappingAdd(1, ordering: .relaxed)
@@ -110,7 +119,8 @@ extension MockAPNsConnectionHandler {
             }
             self.apply(
                 self.connection.answered(
-                    accepted: true, dropStreamsAfterRejection: self.scenario.dropStreamsAfterRejection, tokenValidated: self.tokenValidated))
+                    accepted: true, dropStreamsAfterRejection: self.scenario.dropStreamsAfterRejection,
+                    tokenValidated: self.tokenValidated))
 
         case .rejected(let reason, let apnsID, let push, let timestamp):
             let response = self.runtime.responses.rejected(reason, apnsID: apnsID, timestampMilliseconds: timestamp)
@@ -118,13 +128,15 @@ extension MockAPNsConnectionHandler {
             counters.rejected(reason)
             if !self.runtime.listeners.isEmpty {
                 let rejected = MockRejectedPush(
-                    reason: reason, status: response.status, apnsID: apnsID, request: push, timestampMilliseconds: timestamp,
+                    reason: reason, status: response.status, apnsID: apnsID, request: push,
+                    timestampMilliseconds: timestamp,
                     receivedAtMilliseconds: receivedAt, connectionID: self.connectionID)
                 for listener in self.runtime.listeners { listener.pushRejected(rejected) }
             }
             self.apply(
                 self.connection.answered(
-                    accepted: false, dropStreamsAfterRejection: self.scenario.dropStreamsAfterRejection, tokenValidated: self.tokenValidated))
+                    accepted: false, dropStreamsAfterRejection: self.scenario.dropStreamsAfterRejection,
+                    tokenValidated: self.tokenValidated))
             if reason == .shutdown { self.goAwayNow(debugData: Self.shutdownDebugData) }
 
         case .broadcast(let response, let accepted, let reason):

@@ -50,9 +50,12 @@ final class MockAPNsConnectionHandler: ChannelInboundHandler {
         self.connectionID = runtime.nextConnectionID()
         (self.scenarioGeneration, self.scenario) = scenario
         self.connection = MockConnectionStateMachine(
-            advertisedMaxConcurrentStreams: scenario.scenario.maxConcurrentStreams, startsWithOneStream: startsWithOneStream)
+            advertisedMaxConcurrentStreams: scenario.scenario.maxConcurrentStreams,
+            startsWithOneStream: startsWithOneStream)
         let connectionID = self.connectionID
-        let seed = scenario.scenario.seed.map { $0 &+ UInt64(truncatingIfNeeded: connectionID) } ?? UInt64.random(in: .min ... .max)
+        let seed =
+            scenario.scenario.seed.map { $0 &+ UInt64(truncatingIfNeeded: connectionID) }
+            ?? UInt64.random(in: .min ... .max)
         self.random = MockRandom(seed: seed)
     }
 
@@ -62,10 +65,12 @@ final class MockAPNsConnectionHandler: ChannelInboundHandler {
         self.runtime.counters.connectionsOpened.wrappingAdd(1, ordering: .relaxed)
         let loop = context.eventLoop.assumeIsolated()
         if let seconds = self.scenario.goAway?.everySeconds {
-            self.timers.append(loop.scheduleTask(in: .nanoseconds(Nanoseconds.from(seconds: seconds))) { self.goAwayNow() })
+            self.timers.append(
+                loop.scheduleTask(in: .nanoseconds(Nanoseconds.from(seconds: seconds))) { self.goAwayNow() })
         }
         if let seconds = self.scenario.connectionReset?.everySeconds {
-            self.timers.append(loop.scheduleTask(in: .nanoseconds(Nanoseconds.from(seconds: seconds))) { self.resetNow() })
+            self.timers.append(
+                loop.scheduleTask(in: .nanoseconds(Nanoseconds.from(seconds: seconds))) { self.resetNow() })
         }
     }
 
@@ -84,14 +89,17 @@ final class MockAPNsConnectionHandler: ChannelInboundHandler {
         self.connection.closed()
         for timer in self.timers { timer.cancel() }
         self.timers.removeAll()
-        if self.waitingStreams > 0 { self.runtime.counters.unanswered.wrappingAdd(self.waitingStreams, ordering: .relaxed) }
+        if self.waitingStreams > 0 {
+            self.runtime.counters.unanswered.wrappingAdd(self.waitingStreams, ordering: .relaxed)
+        }
         self.waitingStreams = 0
         self.runtime.counters.connectionsClosed.wrappingAdd(1, ordering: .relaxed)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // TLS handshake failures, protocol errors: the client learns from the closed connection.
-        self.runtime.logger.debug("connection error", metadata: ["connection": "\(self.connectionID)", "error": "\(error)"])
+        self.runtime.logger.debug(
+            "connection error", metadata: ["connection": "\(self.connectionID)", "error": "\(error)"])
         context.close(promise: nil)
     }
 
@@ -108,7 +116,8 @@ final class MockAPNsConnectionHandler: ChannelInboundHandler {
             try self.session.goAway(errorCode: .noError, debugData: debugData)
             self.runtime.counters.goAwaysSent.wrappingAdd(1, ordering: .relaxed)
         } catch {
-            self.runtime.logger.debug("GOAWAY not sent", metadata: ["connection": "\(self.connectionID)", "error": "\(error)"])
+            self.runtime.logger.debug(
+                "GOAWAY not sent", metadata: ["connection": "\(self.connectionID)", "error": "\(error)"])
         }
     }
 

@@ -1,4 +1,5 @@
 import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -91,7 +91,9 @@ struct MockConnectionStateMachine: Sendable {
     /// An answer was sent; `accepted` is whether it was a 200.
     /// - Parameter tokenValidated: whether the connection has had a request with a valid provider
     ///   token by now (this one or an earlier one).
-    mutating func answered(accepted: Bool, dropStreamsAfterRejection: Bool, tokenValidated: Bool = false) -> AnswerAction {
+    mutating func answered(
+        accepted: Bool, dropStreamsAfterRejection: Bool, tokenValidated: Bool = false
+    ) -> AnswerAction {
         guard self.state != .closed else { return .none }
         if self.awaitsValidToken {
             guard tokenValidated else { return .none }

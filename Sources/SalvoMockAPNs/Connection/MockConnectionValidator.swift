@@ -25,10 +25,13 @@ struct MockConnectionValidator {
     /// The verdict, and the request's `apns-id` bytes (echoed on rejections when well-formed).
     mutating func inspect(_ headers: HTTP2Headers, bodySize: Int) -> (APNsRequestValidator.Verdict, apnsID: [UInt8]?) {
         let read = self.reader.read(headers)
-        if read.repeatsPrevious, let template = self.template, let request = Self.reuse(template, read, bodySize: bodySize) {
+        if read.repeatsPrevious, let template = self.template,
+            let request = Self.reuse(template, read, bodySize: bodySize)
+        {
             return (.accepted(request), read.apnsID)
         }
-        let verdict = self.validator.inspect(method: read.method, path: read.path, headers: read.allFields, bodySize: bodySize)
+        let verdict = self.validator.inspect(
+            method: read.method, path: read.path, headers: read.allFields, bodySize: bodySize)
         if case .accepted(let request) = verdict {
             self.template = request
         } else {

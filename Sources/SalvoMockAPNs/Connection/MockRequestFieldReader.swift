@@ -1,3 +1,6 @@
+import SalvoAPNs
+import SalvoHTTP2
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SalvoAPNs
-import SalvoHTTP2
 
 /// Reads what the validator needs from a request's header block: `:method`, `:path` and the APNs
 /// fields, as the `APNsHeaderField`s `APNsRequestValidator` takes.

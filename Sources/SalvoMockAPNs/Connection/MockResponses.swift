@@ -12,7 +12,9 @@ struct MockResponses: Sendable {
     init(environment: APNsEnvironment.Kind) {
         self.includesUniqueID = environment == .sandbox
         self.bodies = Dictionary(
-            uniqueKeysWithValues: APNsReason.allDocumented.map { ($0, ByteBuffer(bytes: APNsErrorBody(reason: $0).encoded())) })
+            uniqueKeysWithValues: APNsReason.allDocumented.map {
+                ($0, ByteBuffer(bytes: APNsErrorBody(reason: $0).encoded()))
+            })
     }
 
     /// 200 with `apns-id`, and in sandbox a fresh `apns-unique-id`.
@@ -45,7 +47,8 @@ struct MockResponses: Sendable {
         if timestampMilliseconds == nil, let cached = self.bodies[reason] {
             body = cached
         } else {
-            body = ByteBuffer(bytes: APNsErrorBody(reason: reason, timestampMilliseconds: timestampMilliseconds).encoded())
+            body = ByteBuffer(
+                bytes: APNsErrorBody(reason: reason, timestampMilliseconds: timestampMilliseconds).encoded())
         }
         return HTTP2Response(status: reason.status ?? 500, headers: headers, body: body)
     }

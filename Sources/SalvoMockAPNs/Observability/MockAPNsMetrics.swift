@@ -26,7 +26,8 @@ final class MockAPNsMetrics: Sendable {
             func counter(_ name: String, _ value: Int, labels: [(String, String)] = [], help: String) {
                 let key = name + labels.map { "|\($0.0)=\($0.1)" }.joined()
                 let delta = value - (exported.values[key] ?? 0)
-                let metric = self.registry.makeCounter(descriptor: Self.name(name, unit: "total", help: help), labels: labels)
+                let metric = self.registry.makeCounter(
+                    descriptor: Self.name(name, unit: "total", help: help), labels: labels)
                 if delta > 0 { metric.increment(by: Int64(delta)) }
                 exported.values[key] = value
             }
@@ -40,7 +41,9 @@ final class MockAPNsMetrics: Sendable {
             counter("connection_resets", stats.connectionResets, help: "Connections reset on purpose.")
             counter("stream_resets", stats.streamResets, help: "Requests answered with RST_STREAM.")
             counter("unanswered", stats.unanswered, help: "Requests abandoned before an answer.")
-            counter("stream_limit_drops", stats.streamLimitDrops, help: "MAX_CONCURRENT_STREAMS lowered to 1 after a rejection.")
+            counter(
+                "stream_limit_drops", stats.streamLimitDrops,
+                help: "MAX_CONCURRENT_STREAMS lowered to 1 after a rejection.")
             counter("broadcasts_accepted", stats.broadcastsAccepted, help: "Broadcasts answered 200.")
             counter("channel_requests", stats.channelRequests, help: "Channel-management answers.")
         }
@@ -55,6 +58,7 @@ final class MockAPNsMetrics: Sendable {
 
     /// `salvo_mock_apns_<name>[_<unit>]`.
     private static func name(_ name: String, unit: String = "", help: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "salvo", subsystem: "mock_apns", metricName: name, unitName: unit, helpText: help)
+        MetricNameDescriptor(
+            namespace: "salvo", subsystem: "mock_apns", metricName: name, unitName: unit, helpText: help)
     }
 }

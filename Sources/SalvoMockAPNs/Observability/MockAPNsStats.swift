@@ -101,7 +101,8 @@ public struct MockAPNsStats: Sendable, Hashable, Codable {
             channels: try container.decodeIfPresent(Int.self, forKey: .channels) ?? 0,
             channelsByApp: try container.decodeIfPresent([String: Int].self, forKey: .channelsByApp) ?? [:],
             channelRequests: try container.decodeIfPresent(Int.self, forKey: .channelRequests) ?? 0,
-            channelRequestsRejected: try container.decodeIfPresent([String: Int].self, forKey: .channelRequestsRejected) ?? [:])
+            channelRequestsRejected: try container.decodeIfPresent([String: Int].self, forKey: .channelRequestsRejected)
+                ?? [:])
     }
 
     /// The count for one reason (0 when none).

@@ -15,7 +15,8 @@ public struct MockAcceptedPush: Sendable {
     public var connectionID: Int
 
     public init(
-        apnsID: APNsID, request: APNsReceivedRequest, payload: ByteBuffer, receivedAtMilliseconds: Int64, connectionID: Int
+        apnsID: APNsID, request: APNsReceivedRequest, payload: ByteBuffer, receivedAtMilliseconds: Int64,
+        connectionID: Int
     ) {
         self.apnsID = apnsID
         self.request = request

@@ -92,7 +92,8 @@ public final class MockPushRecorder: MockAPNsListener {
         if let expiration = request.expiration?.secondsSince1970 { line.integer(expiration) } else { line.null() }
         line.key("collapse_id")
         if let collapseID = request.collapseID?.headerValue { line.stringBytes(collapseID) } else { line.null() }
-        return finish(&line, payload: push.payload, receivedAt: push.receivedAtMilliseconds, connection: push.connectionID)
+        return finish(
+            &line, payload: push.payload, receivedAt: push.receivedAtMilliseconds, connection: push.connectionID)
     }
 
     /// A broadcast's line: `channel_id` and `request_id` where a push has `token` and `apns_id`.
@@ -112,7 +113,9 @@ public final class MockPushRecorder: MockAPNsListener {
 
     /// The members every line ends with (the payload's digest and size, when and on which
     /// connection it arrived), then the end of the object and of the line.
-    private static func finish(_ line: inout JSONWriter, payload: ByteBuffer, receivedAt: Int64, connection: Int) -> [UInt8] {
+    private static func finish(
+        _ line: inout JSONWriter, payload: ByteBuffer, receivedAt: Int64, connection: Int
+    ) -> [UInt8] {
         line.key("payload_sha256")
         line.hexString(payload.withUnsafeReadableBytes { SHA256.hash(data: $0) })
         line.member("payload_bytes", payload.readableBytes)

@@ -32,12 +32,14 @@ struct MockRecordPage: Sendable, Equatable {
     static func read(path: String, offset: UInt64, maximumBytes: Int) throws(MockAPNsError) -> MockRecordPage? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw MockAPNsError(.fileUnreadable, "cannot open record file \(path)", underlying: String(cString: strerror(errno)))
+            throw MockAPNsError(
+                .fileUnreadable, "cannot open record file \(path)", underlying: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw MockAPNsError(.fileUnreadable, "cannot stat record file \(path)", underlying: String(cString: strerror(errno)))
+            throw MockAPNsError(
+                .fileUnreadable, "cannot stat record file \(path)", underlying: String(cString: strerror(errno)))
         }
         let size = UInt64(status.st_size)
         guard offset <= size else { return nil }
@@ -50,7 +52,8 @@ struct MockRecordPage: Sendable, Equatable {
             }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else {
-                throw MockAPNsError(.fileUnreadable, "cannot read record file \(path)", underlying: String(cString: strerror(errno)))
+                throw MockAPNsError(
+                    .fileUnreadable, "cannot read record file \(path)", underlying: String(cString: strerror(errno)))
             }
             if count == 0 { break }
             filled += count

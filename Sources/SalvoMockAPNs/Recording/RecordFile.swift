@@ -16,7 +16,8 @@ struct RecordFile: ~Copyable {
     init(path: String) throws(MockAPNsError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw MockAPNsError(.fileUnreadable, "cannot create record file \(path)", underlying: String(cString: strerror(errno)))
+            throw MockAPNsError(
+                .fileUnreadable, "cannot create record file \(path)", underlying: String(cString: strerror(errno)))
         }
         self.descriptor = descriptor
     }

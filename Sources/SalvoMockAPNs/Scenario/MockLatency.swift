@@ -52,7 +52,8 @@ public enum MockLatency: Sendable, Hashable {
         case .none:
             return nil
         case .fixed(let value):
-            return (0...Self.maximumMilliseconds).contains(value) ? nil : "latency fixed_ms must be within 0…\(Self.maximumText), got \(value)"
+            return (0...Self.maximumMilliseconds).contains(value)
+                ? nil : "latency fixed_ms must be within 0…\(Self.maximumText), got \(value)"
         case .uniform(let low, let high):
             return low >= 0 && high >= low && high <= Self.maximumMilliseconds
                 ? nil : "latency needs 0 ≤ min_ms ≤ max_ms ≤ \(Self.maximumText), got \(low) and \(high)"

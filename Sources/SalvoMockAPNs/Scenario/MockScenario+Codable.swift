@@ -1,9 +1,10 @@
+import Yams
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Yams
 
 extension MockScenario: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {

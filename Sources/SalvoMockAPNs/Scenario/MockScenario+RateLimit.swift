@@ -26,7 +26,8 @@ extension MockScenario {
         func violation() -> String? {
             if self.requests < 1 { return "rate_limit.requests must be ≥ 1" }
             if !(self.perSeconds > 0 && self.perSeconds <= MockScenario.maximumSeconds) {
-                return "rate_limit.per_seconds must be within (0, \(MockScenario.maximumSecondsText)], got \(self.perSeconds)"
+                return
+                    "rate_limit.per_seconds must be within (0, \(MockScenario.maximumSecondsText)], got \(self.perSeconds)"
             }
             return nil
         }

@@ -34,7 +34,8 @@ extension MockScenario {
 
         func violation() -> String? {
             if !(self.everySeconds > 0 && self.everySeconds <= MockScenario.maximumSeconds) {
-                return "shutdown_storm.every_seconds must be within (0, \(MockScenario.maximumSecondsText)], got \(self.everySeconds)"
+                return
+                    "shutdown_storm.every_seconds must be within (0, \(MockScenario.maximumSecondsText)], got \(self.everySeconds)"
             }
             if !(self.durationSeconds > 0 && self.durationSeconds <= self.everySeconds) {
                 return "shutdown_storm.duration_seconds must be within (0, every_seconds]"

@@ -69,7 +69,9 @@ public struct MockScenario: Sendable, Hashable {
         problems.append(contentsOf: self.errors.violations())
         if let shutdownStorm, let problem = shutdownStorm.violation() { problems.append(problem) }
         if let goAway, let problem = goAway.violation(name: "goaway") { problems.append(problem) }
-        if let connectionReset, let problem = connectionReset.violation(name: "connection_reset") { problems.append(problem) }
+        if let connectionReset, let problem = connectionReset.violation(name: "connection_reset") {
+            problems.append(problem)
+        }
         fraction(self.streamResetRate, "stream_reset_rate")
         if !(1...Int(Int32.max)).contains(self.maxConcurrentStreams) {
             problems.append("max_concurrent_streams must be within 1…2^31-1, got \(self.maxConcurrentStreams)")

@@ -15,7 +15,8 @@ public enum StrictKeys {
         for key in container.allKeys where !known.contains(key.stringValue) {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container,
-                debugDescription: "unknown key \"\(key.stringValue)\"; known: \(known.sorted().joined(separator: ", "))")
+                debugDescription: "unknown key \"\(key.stringValue)\"; known: \(known.sorted().joined(separator: ", "))"
+            )
         }
     }
 }

@@ -28,7 +28,8 @@ final class MockAPNsRuntime: Sendable {
         let channels = MockChannelStore(limit: configuration.channelLimit)
         self.counters = MockAPNsCounters(channels: channels)
         self.broadcastJudge = MockBroadcastJudge(
-            store: channels, environment: configuration.environment, featureDisabled: configuration.broadcastFeatureDisabled,
+            store: channels, environment: configuration.environment,
+            featureDisabled: configuration.broadcastFeatureDisabled,
             disallowed: configuration.broadcastDisallowed)
         self.scenarios = MockScenarioBox(configuration.scenario)
         self.listeners = listeners
@@ -74,7 +75,9 @@ final class MockAPNsRuntime: Sendable {
 
     /// 403 `TopicMismatch` when the token's team is listed in `teamBundleIDs` without `bundleID`.
     func teamMismatch(teamID: String?, bundleID: String) -> APNsReason? {
-        guard let teamID, let bundles = self.configuration.teamBundleIDs[teamID], !bundles.contains(bundleID) else { return nil }
+        guard let teamID, let bundles = self.configuration.teamBundleIDs[teamID], !bundles.contains(bundleID) else {
+            return nil
+        }
         return .topicMismatch
     }
 

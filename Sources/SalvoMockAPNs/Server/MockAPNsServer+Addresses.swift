@@ -36,7 +36,8 @@ extension MockAPNsServer {
         }
 
         public var description: String {
-            "apns \(self.apns)" + (self.admin.map { ", admin \($0)" } ?? "") + (self.broadcast.map { ", channels \($0)" } ?? "")
+            "apns \(self.apns)" + (self.admin.map { ", admin \($0)" } ?? "")
+                + (self.broadcast.map { ", channels \($0)" } ?? "")
         }
     }
 }

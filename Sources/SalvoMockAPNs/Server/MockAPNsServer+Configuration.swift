@@ -75,14 +75,17 @@ extension MockAPNsServer {
                 throw MockAPNsError(.invalidConfiguration, "admin port must be within 0…65535, got \(self.adminPort)")
             }
             guard (0...65_535).contains(self.broadcastPort) else {
-                throw MockAPNsError(.invalidConfiguration, "broadcast port must be within 0…65535, got \(self.broadcastPort)")
+                throw MockAPNsError(
+                    .invalidConfiguration, "broadcast port must be within 0…65535, got \(self.broadcastPort)")
             }
             guard self.channelLimit >= 0 else {
-                throw MockAPNsError(.invalidConfiguration, "channel limit must not be negative, got \(self.channelLimit)")
+                throw MockAPNsError(
+                    .invalidConfiguration, "channel limit must not be negative, got \(self.channelLimit)")
             }
             if self.validation == .none && self.recordPath != nil {
                 throw MockAPNsError(
-                    .invalidConfiguration, "recording needs validation: the no-validation fast path parses nothing to record")
+                    .invalidConfiguration,
+                    "recording needs validation: the no-validation fast path parses nothing to record")
             }
             try self.scenario.validate()
             var http2 = self.http2

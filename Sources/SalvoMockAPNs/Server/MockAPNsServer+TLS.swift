@@ -11,7 +11,8 @@ extension MockAPNsServer {
         public var clientCertificateAuthorities: [NIOSSLCertificate]
 
         public init(
-            certificateChain: [NIOSSLCertificate], privateKey: NIOSSLPrivateKey, clientCertificateAuthorities: [NIOSSLCertificate] = []
+            certificateChain: [NIOSSLCertificate], privateKey: NIOSSLPrivateKey,
+            clientCertificateAuthorities: [NIOSSLCertificate] = []
         ) {
             self.certificateChain = certificateChain
             self.privateKey = privateKey
@@ -19,7 +20,9 @@ extension MockAPNsServer {
         }
 
         /// Loads PEM files (`--tls-cert`, `--tls-key`, `--client-ca`).
-        public static func load(certificatePath: String, keyPath: String, clientCAPath: String? = nil) throws(MockAPNsError) -> TLS {
+        public static func load(
+            certificatePath: String, keyPath: String, clientCAPath: String? = nil
+        ) throws(MockAPNsError) -> TLS {
             do {
                 let chain = try NIOSSLCertificate.fromPEMFile(certificatePath)
                 guard !chain.isEmpty else {
@@ -32,7 +35,8 @@ extension MockAPNsServer {
                 throw error
             } catch {
                 throw MockAPNsError(
-                    .invalidKeyMaterial, "cannot load TLS material (\(certificatePath), \(keyPath)\(clientCAPath.map { ", \($0)" } ?? ""))",
+                    .invalidKeyMaterial,
+                    "cannot load TLS material (\(certificatePath), \(keyPath)\(clientCAPath.map { ", \($0)" } ?? ""))",
                     underlying: "\(error)")
             }
         }
@@ -41,7 +45,8 @@ extension MockAPNsServer {
         /// when presented (never required: token clients have none).
         func makeContext() throws(MockAPNsError) -> NIOSSLContext {
             var configuration = TLSConfiguration.makeServerConfiguration(
-                certificateChain: self.certificateChain.map { .certificate($0) }, privateKey: .privateKey(self.privateKey))
+                certificateChain: self.certificateChain.map { .certificate($0) },
+                privateKey: .privateKey(self.privateKey))
             configuration.minimumTLSVersion = .tlsv12
             configuration.applicationProtocols = ["h2"]
             if !self.clientCertificateAuthorities.isEmpty {

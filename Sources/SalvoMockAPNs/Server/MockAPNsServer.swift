@@ -57,7 +57,9 @@ public final class MockAPNsServer: Service, Sendable {
         try configuration.validate()
         self.configuration = configuration
         self.group = eventLoopGroup
-        self.recorder = try configuration.recordPath.map { path throws(MockAPNsError) in try MockPushRecorder(path: path) }
+        self.recorder = try configuration.recordPath.map { path throws(MockAPNsError) in
+            try MockPushRecorder(path: path)
+        }
         let allListeners: [any MockAPNsListener] = (self.recorder.map { [$0] } ?? []) + listeners
         self.runtime = MockAPNsRuntime(configuration: configuration, listeners: allListeners, logger: logger)
         self.metrics = MockAPNsMetrics(counters: self.runtime.counters)
@@ -154,7 +156,9 @@ public final class MockAPNsServer: Service, Sendable {
     public func startShutdownStorm(seconds: Double) throws(MockAPNsError) {
         guard seconds > 0, seconds <= MockScenario.maximumSeconds else {
             throw MockAPNsError(
-                .invalidConfiguration, "a shutdown storm lasts more than 0 and at most \(MockScenario.maximumSecondsText) seconds, got \(seconds)")
+                .invalidConfiguration,
+                "a shutdown storm lasts more than 0 and at most \(MockScenario.maximumSecondsText) seconds, got \(seconds)"
+            )
         }
         self.runtime.startShutdownStorm(seconds: seconds)
     }
@@ -220,12 +224,14 @@ public final class MockAPNsServer: Service, Sendable {
                 .get()
         } catch {
             throw MockAPNsError(
-                .bindFailed, "cannot listen on \(self.configuration.host):\(self.configuration.port)", underlying: "\(error)")
+                .bindFailed, "cannot listen on \(self.configuration.host):\(self.configuration.port)",
+                underlying: "\(error)")
         }
         var admin: (any Channel)?
         if let adminHost = self.configuration.adminHost {
             do {
-                admin = try await MockAdminListener.bind(host: adminHost, port: self.configuration.adminPort, server: self, group: self.group)
+                admin = try await MockAdminListener.bind(
+                    host: adminHost, port: self.configuration.adminPort, server: self, group: self.group)
             } catch {
                 try? await apns.close()
                 throw error
@@ -235,7 +241,8 @@ public final class MockAPNsServer: Service, Sendable {
         if let broadcastHost = self.configuration.broadcastHost {
             do {
                 broadcast = try await MockChannelManagementListener.bind(
-                    host: broadcastHost, port: self.configuration.broadcastPort, runtime: runtime, sslContext: sslContext,
+                    host: broadcastHost, port: self.configuration.broadcastPort, runtime: runtime,
+                    sslContext: sslContext,
                     group: self.group)
             } catch {
                 try? await apns.close()
@@ -250,12 +257,15 @@ public final class MockAPNsServer: Service, Sendable {
                 for listener in listeners { listener.flush() }
             }
         }
-        let addresses = Addresses(apns: apns.localAddress!, admin: admin?.localAddress, broadcast: broadcast?.localAddress)
+        let addresses = Addresses(
+            apns: apns.localAddress!, admin: admin?.localAddress, broadcast: broadcast?.localAddress)
         return Running(apns: apns, admin: admin, broadcast: broadcast, addresses: addresses, flushTask: flushTask)
     }
 
     /// One connection's pipeline: reset handle, TLS (unless h2c), HTTP/2 session, the mock.
-    private static func configureConnection(_ channel: any Channel, runtime: MockAPNsRuntime, sslContext: NIOSSLContext?) throws {
+    private static func configureConnection(
+        _ channel: any Channel, runtime: MockAPNsRuntime, sslContext: NIOSSLContext?
+    ) throws {
         let pipeline = channel.pipeline.syncOperations
         let resetter = MockConnectionResetHandler()
         try pipeline.addHandler(resetter)
@@ -269,7 +279,8 @@ public final class MockAPNsServer: Service, Sendable {
         try pipeline.addHandler(session)
         try pipeline.addHandler(
             MockAPNsConnectionHandler(
-                runtime: runtime, session: session, resetter: resetter, scenario: scenario, startsWithOneStream: startsWithOneStream))
+                runtime: runtime, session: session, resetter: resetter, scenario: scenario,
+                startsWithOneStream: startsWithOneStream))
         runtime.registry.add(channel)
     }
 }

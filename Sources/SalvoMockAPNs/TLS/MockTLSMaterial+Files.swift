@@ -28,7 +28,8 @@ extension MockTLSMaterial {
         let manager = FileManager.default
         let token: APNsAuthorization
         do {
-            token = try APNsJWTSigner(credential: self.tokenCredential()).sign(issuedAt: Int64(Date().timeIntervalSince1970))
+            token = try APNsJWTSigner(credential: self.tokenCredential()).sign(
+                issuedAt: Int64(Date().timeIntervalSince1970))
         } catch {
             throw MockAPNsError(.invalidKeyMaterial, "cannot sign a provider token: \(error)")
         }

@@ -73,11 +73,13 @@ public struct MockTLSMaterial: Sendable {
 
             let clientKey = P256.Signing.PrivateKey()
             let clientName = DistinguishedName([
-                RelativeDistinguishedName(RelativeDistinguishedName.Attribute(
-                    // The UID attribute, which Apple fills with the bundle id.
-                    type: [0, 9, 2342, 19_200_300, 100, 1, 1], utf8String: topic)),
                 RelativeDistinguishedName(
-                    RelativeDistinguishedName.Attribute(type: .RDNAttributeType.commonName, utf8String: "Apple Push Services: \(topic)")),
+                    RelativeDistinguishedName.Attribute(
+                        // The UID attribute, which Apple fills with the bundle id.
+                        type: [0, 9, 2342, 19_200_300, 100, 1, 1], utf8String: topic)),
+                RelativeDistinguishedName(
+                    RelativeDistinguishedName.Attribute(
+                        type: .RDNAttributeType.commonName, utf8String: "Apple Push Services: \(topic)")),
             ])
             let client = try Certificate(
                 version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(clientKey.publicKey),
@@ -123,10 +125,13 @@ public struct MockTLSMaterial: Sendable {
         do {
             let chain = try NIOSSLCertificate.fromPEMBytes(Array(self.serverCertificatePEM.utf8))
             let key = try NIOSSLPrivateKey(bytes: Array(self.serverPrivateKeyPEM.utf8), format: .pem)
-            let authorities = acceptClientCertificates ? try NIOSSLCertificate.fromPEMBytes(Array(self.caCertificatePEM.utf8)) : []
-            return MockAPNsServer.TLS(certificateChain: chain, privateKey: key, clientCertificateAuthorities: authorities)
+            let authorities =
+                acceptClientCertificates ? try NIOSSLCertificate.fromPEMBytes(Array(self.caCertificatePEM.utf8)) : []
+            return MockAPNsServer.TLS(
+                certificateChain: chain, privateKey: key, clientCertificateAuthorities: authorities)
         } catch {
-            throw MockAPNsError(.invalidKeyMaterial, "cannot load the generated server material", underlying: "\(error)")
+            throw MockAPNsError(
+                .invalidKeyMaterial, "cannot load the generated server material", underlying: "\(error)")
         }
     }
 
@@ -135,16 +140,19 @@ public struct MockTLSMaterial: Sendable {
     public func clientTLSConfiguration(presentingClientCertificate: Bool) throws(MockAPNsError) -> TLSConfiguration {
         do {
             var configuration = TLSConfiguration.makeClientConfiguration()
-            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(self.caCertificatePEM.utf8)))
+            configuration.trustRoots = .certificates(
+                try NIOSSLCertificate.fromPEMBytes(Array(self.caCertificatePEM.utf8)))
             configuration.applicationProtocols = ["h2"]
             if presentingClientCertificate {
                 let chain = try NIOSSLCertificate.fromPEMBytes(Array(self.clientCertificatePEM.utf8))
                 configuration.certificateChain = chain.map { .certificate($0) }
-                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(self.clientPrivateKeyPEM.utf8), format: .pem))
+                configuration.privateKey = .privateKey(
+                    try NIOSSLPrivateKey(bytes: Array(self.clientPrivateKeyPEM.utf8), format: .pem))
             }
             return configuration
         } catch {
-            throw MockAPNsError(.invalidKeyMaterial, "cannot load the generated client material", underlying: "\(error)")
+            throw MockAPNsError(
+                .invalidKeyMaterial, "cannot load the generated client material", underlying: "\(error)")
         }
     }
 
@@ -157,7 +165,8 @@ public struct MockTLSMaterial: Sendable {
     /// The sender's side of the token key, to sign provider tokens with (`APNsJWTSigner`).
     public func tokenCredential() throws(MockAPNsError) -> APNsTokenCredential {
         do {
-            return try APNsTokenCredential(keyID: self.tokenKeyID, teamID: self.tokenTeamID, p8PEM: self.tokenPrivateKeyPEM)
+            return try APNsTokenCredential(
+                keyID: self.tokenKeyID, teamID: self.tokenTeamID, p8PEM: self.tokenPrivateKeyPEM)
         } catch {
             throw MockAPNsError(.invalidKeyMaterial, "the generated token key is unusable: \(error.message)")
         }

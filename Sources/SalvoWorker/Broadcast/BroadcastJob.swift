@@ -52,7 +52,8 @@ public final class BroadcastJob: Sendable {
     public func request(storagePolicy: APNsChannelStoragePolicy? = nil) throws(JobRejection) -> APNsBroadcastRequest {
         do throws(APNsError) {
             let request = try APNsBroadcastRequest(
-                bundleID: self.bundleID, channelID: self.channelID, priority: self.priority, expiration: self.expiration,
+                bundleID: self.bundleID, channelID: self.channelID, priority: self.priority,
+                expiration: self.expiration,
                 requestID: self.requestID, payload: self.payload)
             if let storagePolicy { try request.check(storagePolicy: storagePolicy) }
             return request

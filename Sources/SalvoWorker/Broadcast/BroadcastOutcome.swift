@@ -19,12 +19,14 @@ public enum BroadcastOutcome: Sendable {
     ///     republished once the cause is fixed (as for rejected jobs).
     ///   - attempt: this attempt's number (1 for the first).
     public static func classify(
-        _ result: Result<APNsChannelResponse, APNsError>, job: BroadcastJob, message: ByteBuffer, source: SourcePosition?,
+        _ result: Result<APNsChannelResponse, APNsError>, job: BroadcastJob, message: ByteBuffer,
+        source: SourcePosition?,
         attempt: Int, at time: UTCTimestamp
     ) -> BroadcastOutcome {
         let deadLetter = { (reason: DeadLetterReason) in
             DeadLetterRecord(
-                subject: .job(message), reason: reason, attempts: attempt, app: job.app, jobID: job.id, source: source, failedAt: time)
+                subject: .job(message), reason: reason, attempts: attempt, app: job.app, jobID: job.id, source: source,
+                failedAt: time)
         }
         switch result {
         case .failure(let error):
@@ -32,10 +34,13 @@ public enum BroadcastOutcome: Sendable {
             return .deadLetter(deadLetter(.invalidRequest(error)), feedback: nil)
         case .success(let response):
             guard let policy = response.retryPolicy else { return .delivered(response) }
-            if policy != .never { return .retry(policy, reason: response.reason?.metricLabel ?? "status_\(response.status)") }
+            if policy != .never {
+                return .retry(policy, reason: response.reason?.metricLabel ?? "status_\(response.status)")
+            }
             let reason = DeadLetterReason(
                 code: DeadLetterReason.apnsRejectedCode,
-                message: "APNs answered \(response.status) \(response.reason?.string ?? "without a reason") to the broadcast",
+                message:
+                    "APNs answered \(response.status) \(response.reason?.string ?? "without a reason") to the broadcast",
                 apnsStatus: response.status, apnsReason: response.reason?.string)
             let feedback = ChannelFeedbackEvent(job: job, response: response, observedAt: time)?.record()
             return .deadLetter(deadLetter(reason), feedback: feedback)

@@ -52,11 +52,14 @@ public final class BroadcastSender: Sendable {
     /// result to ``BroadcastOutcome/classify(_:job:message:source:attempt:at:)``.
     public func send(_ job: BroadcastJob) async -> Result<APNsChannelResponse, APNsError> {
         guard let entry = self.apps[job.app] else {
-            return .failure(APNsError(code: .invalidConfiguration, message: "app \"\(job.app)\" is not configured on this worker"))
+            return .failure(
+                APNsError(code: .invalidConfiguration, message: "app \"\(job.app)\" is not configured on this worker"))
         }
         guard let endpoint = entry.app.endpoints[job.environment] else {
             return .failure(
-                APNsError(code: .invalidConfiguration, message: "app \"\(job.app)\" has no \(job.environment.rawValue) environment"))
+                APNsError(
+                    code: .invalidConfiguration,
+                    message: "app \"\(job.app)\" has no \(job.environment.rawValue) environment"))
         }
         var policy: APNsChannelStoragePolicy?
         if job.expiration.secondsSince1970 != 0, let management = entry.management[job.environment] {
@@ -72,7 +75,8 @@ public final class BroadcastSender: Sendable {
             return .failure(APNsError(code: .invalidExpiration, message: error.message, reason: .badExpirationDate))
         }
         do {
-            return .success(try await entry.client.broadcast(request, credential: entry.app.credential, environment: endpoint))
+            return .success(
+                try await entry.client.broadcast(request, credential: entry.app.credential, environment: endpoint))
         } catch {
             return .failure(error)
         }
@@ -90,7 +94,8 @@ public final class BroadcastSender: Sendable {
         let response: APNsChannelResponse
         do {
             response = try await entry.client.readChannel(
-                bundleID: job.bundleID, channelID: job.channelID, credential: entry.app.credential, endpoint: management)
+                bundleID: job.bundleID, channelID: job.channelID, credential: entry.app.credential, endpoint: management
+            )
         } catch {
             return .success(nil)
         }

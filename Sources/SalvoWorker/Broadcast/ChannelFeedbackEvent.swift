@@ -22,7 +22,9 @@ public struct ChannelFeedbackEvent: Sendable, Hashable {
     /// The event for APNs's answer to `job`; nil unless the answer says the channel is gone
     /// (`ChannelNotRegistered` with the 400 Apple pairs it with).
     public init?(job: BroadcastJob, response: APNsChannelResponse, observedAt: UTCTimestamp) {
-        guard let reason = response.reason, reason.producesChannelFeedback, reason.status == response.status else { return nil }
+        guard let reason = response.reason, reason.producesChannelFeedback, reason.status == response.status else {
+            return nil
+        }
         self.channelID = job.channelID
         self.app = job.app
         self.bundleID = job.bundleID

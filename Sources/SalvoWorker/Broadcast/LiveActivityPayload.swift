@@ -24,22 +24,34 @@ public enum LiveActivityPayload {
     }
 
     /// The warnings for a valid payload; throws the rule it breaks.
-    public static func check(_ payload: some Collection<UInt8>, kind: Kind, priority: APNsPriority) throws(JobRejection)
+    public static func check(
+        _ payload: some Collection<UInt8>, kind: Kind, priority: APNsPriority
+    ) throws(JobRejection)
         -> LiveActivityWarnings
     {
         guard case .object(let object)? = try? JSONDecoder().decode(LiveActivityJSON.self, from: Data(payload)),
             case .object(let aps)? = object["aps"]
         else { throw Self.invalid("a Live Activity payload needs an aps object") }
-        guard case .string(let event)? = aps["event"] else { throw Self.invalid("aps.event is required (start, update or end)") }
+        guard case .string(let event)? = aps["event"] else {
+            throw Self.invalid("aps.event is required (start, update or end)")
+        }
         for key in ["timestamp", "stale-date", "dismissal-date", "relevance-score"] where aps[key] != nil {
             guard aps[key]?.number != nil else { throw Self.invalid("aps.\(key) must be a number") }
         }
-        if let state = aps["content-state"], !state.isObject { throw Self.invalid("aps.content-state must be an object") }
+        if let state = aps["content-state"], !state.isObject {
+            throw Self.invalid("aps.content-state must be an object")
+        }
         switch event {
         case "start":
-            guard kind == .device else { throw Self.invalid("a broadcast cannot start a Live Activity (aps.event start)") }
-            guard case .string? = aps["attributes-type"] else { throw Self.invalid("a push-to-start needs aps.attributes-type") }
-            guard aps["attributes"]?.isObject == true else { throw Self.invalid("a push-to-start needs aps.attributes (an object)") }
+            guard kind == .device else {
+                throw Self.invalid("a broadcast cannot start a Live Activity (aps.event start)")
+            }
+            guard case .string? = aps["attributes-type"] else {
+                throw Self.invalid("a push-to-start needs aps.attributes-type")
+            }
+            guard aps["attributes"]?.isObject == true else {
+                throw Self.invalid("a push-to-start needs aps.attributes (an object)")
+            }
             guard aps["content-state"] != nil else { throw Self.invalid("a push-to-start needs aps.content-state") }
             guard aps["alert"] != nil else { throw Self.invalid("a push-to-start needs aps.alert") }
             if aps["input-push-channel"] != nil && aps["input-push-token"] != nil {
@@ -61,7 +73,9 @@ public enum LiveActivityPayload {
         var warnings: LiveActivityWarnings = []
         let timestamp = aps["timestamp"]?.number
         if event != "start", timestamp == nil { warnings.insert(.missingTimestamp) }
-        if let stale = aps["stale-date"]?.number, let timestamp, stale <= timestamp { warnings.insert(.staleBeforeTimestamp) }
+        if let stale = aps["stale-date"]?.number, let timestamp, stale <= timestamp {
+            warnings.insert(.staleBeforeTimestamp)
+        }
         if event != "end", aps["dismissal-date"] != nil { warnings.insert(.dismissalDateIgnored) }
         if event == "update", priority == .immediate { warnings.insert(.budgetedPriority) }
         return warnings

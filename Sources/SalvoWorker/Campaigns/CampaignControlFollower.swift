@@ -39,13 +39,15 @@ public final class CampaignControlFollower: Sendable {
         logger: Logger = Logger(label: "salvo.campaigns.control"),
         onChange: (@Sendable (CampaignControlState) -> Void)? = nil
     ) throws(KafkaError) {
-        (updates, continuation) = AsyncStream.makeStream(of: CampaignControlState.self, bufferingPolicy: .bufferingNewest(1))
+        (updates, continuation) = AsyncStream.makeStream(
+            of: CampaignControlState.self, bufferingPolicy: .bufferingNewest(1))
         self.topic = topic
         self.onChange = onChange
         self.logger = logger
         var readerClient = client
         readerClient.clientID = client.clientID + "-control"
-        let reader = try KafkaTopicReader(topic: topic, client: readerClient, fetchWait: fetchWait, logger: logger) { [weak self] event in
+        let reader = try KafkaTopicReader(topic: topic, client: readerClient, fetchWait: fetchWait, logger: logger) {
+            [weak self] event in
             self?.handle(event)
         }
         self.reader.withLock { $0 = reader }
@@ -53,7 +55,9 @@ public final class CampaignControlFollower: Sendable {
 
     /// Starts reading; fails with `.unknownTopic` when the topic is missing.
     public func start(timeout: Duration = .seconds(10)) async throws(KafkaError) {
-        guard let reader = reader.withLock({ $0 }) else { throw KafkaError(code: .shutdown, message: "the control follower is closed") }
+        guard let reader = reader.withLock({ $0 }) else {
+            throw KafkaError(code: .shutdown, message: "the control follower is closed")
+        }
         try await reader.start(timeout: timeout)
     }
 
@@ -121,7 +125,8 @@ public final class CampaignControlFollower: Sendable {
             publish(state)
             for waiter in waiters { waiter.resume(returning: true) }
         case .error(let error):
-            logger.warning("reading the campaign control topic failed", metadata: ["topic": "\(topic)", "error": "\(error)"])
+            logger.warning(
+                "reading the campaign control topic failed", metadata: ["topic": "\(topic)", "error": "\(error)"])
         }
     }
 
@@ -135,7 +140,9 @@ public final class CampaignControlFollower: Sendable {
         } else {
             do {
                 let command = try CampaignCommand.decode(key: message.key, value: message.value)
-                let (state, live) = shared.withLock { shared in (shared.state.apply(command) ? shared.state : nil, shared.isCaughtUp) }
+                let (state, live) = shared.withLock { shared in
+                    (shared.state.apply(command) ? shared.state : nil, shared.isCaughtUp)
+                }
                 changed = state
                 // Live commands are news; the replay at start would repeat every command ever given.
                 if state != nil {
@@ -143,7 +150,8 @@ public final class CampaignControlFollower: Sendable {
                         level: live ? .notice : .debug,
                         "campaign command",
                         metadata: [
-                            "campaign_id": "\(command.campaignID)", "action": "\(command.action.rawValue)", "by": "\(command.by)",
+                            "campaign_id": "\(command.campaignID)", "action": "\(command.action.rawValue)",
+                            "by": "\(command.by)",
                             "reason": "\(command.reason)", "at": "\(command.at)",
                         ])
                 }

@@ -20,7 +20,8 @@ public struct CampaignCounters: Sendable, Hashable {
     public init() {}
 
     public init(
-        sent: Int64 = 0, accepted: Int64 = 0, feedback: [String: Int64] = [:], deadLettered: Int64 = 0, cancelled: Int64 = 0,
+        sent: Int64 = 0, accepted: Int64 = 0, feedback: [String: Int64] = [:], deadLettered: Int64 = 0,
+        cancelled: Int64 = 0,
         retrying: Int64 = 0
     ) {
         self.sent = sent

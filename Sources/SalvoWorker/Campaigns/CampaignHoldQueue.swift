@@ -6,7 +6,8 @@ import DequeModule
 /// item does not fit (`capacity`) and which were held too long (`maximumHold`) so the core hands
 /// them to the retry topic — held work must never pin a partition's commit — and gives a campaign's
 /// items back on resume or cancel. Generic over the instant type, so tests drive time.
-public struct CampaignHoldQueue<Item: Sendable, Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
+public struct CampaignHoldQueue<Item: Sendable, Instant: InstantProtocol & Sendable>: Sendable
+where Instant.Duration == Duration {
     private struct Held: Sendable {
         var item: Item
         var since: Instant
@@ -39,7 +40,8 @@ public struct CampaignHoldQueue<Item: Sendable, Instant: InstantProtocol & Senda
     public mutating func hold(contentsOf items: some Collection<Item>, campaignID: String, now: Instant) -> [Item] {
         let fitting = min(items.count, capacity - count)
         guard fitting > 0 else { return Array(items) }
-        campaigns[campaignID, default: []].append(contentsOf: items.prefix(fitting).lazy.map { Held(item: $0, since: now) })
+        campaigns[campaignID, default: []].append(
+            contentsOf: items.prefix(fitting).lazy.map { Held(item: $0, since: now) })
         count += fitting
         return Array(items.dropFirst(fitting))
     }

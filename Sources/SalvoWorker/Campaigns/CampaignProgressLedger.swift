@@ -88,7 +88,8 @@ public struct CampaignProgressLedger: Sendable {
 
     private func record(_ campaignID: String, _ entry: Entry, now: UTCTimestamp) -> CampaignProgressRecord {
         CampaignProgressRecord(
-            campaignID: campaignID, worker: worker, slice: entry.slice, counters: entry.counters, firstAt: entry.firstAt,
+            campaignID: campaignID, worker: worker, slice: entry.slice, counters: entry.counters,
+            firstAt: entry.firstAt,
             lastAt: entry.lastAt, publishedAt: now)
     }
 }

@@ -28,7 +28,8 @@ public struct CampaignProgressMerger: Sendable {
         for record in latest.values where record.campaignID == campaignID {
             guard var totals = result else {
                 result = CampaignProgressTotals(
-                    campaignID: campaignID, counters: record.counters, records: 1, firstAt: record.firstAt, lastAt: record.lastAt,
+                    campaignID: campaignID, counters: record.counters, records: 1, firstAt: record.firstAt,
+                    lastAt: record.lastAt,
                     publishedAt: record.publishedAt)
                 continue
             }

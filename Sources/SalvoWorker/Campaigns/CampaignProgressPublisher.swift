@@ -59,7 +59,8 @@ public final class CampaignProgressPublisher: Sendable {
             for record in batch {
                 group.addTask { [producer, topic] in
                     do {
-                        _ = try await producer.send(KafkaProducerMessage(topic: topic, key: record.key, value: record.encodedValue()))
+                        _ = try await producer.send(
+                            KafkaProducerMessage(topic: topic, key: record.key, value: record.encodedValue()))
                         return nil
                     } catch {
                         return record
@@ -74,7 +75,9 @@ public final class CampaignProgressPublisher: Sendable {
             unsent.withLock { unsent in
                 for record in failed where unsent[record.recordKey] == nil { unsent[record.recordKey] = record }
             }
-            logger.warning("campaign progress not written; kept for the next round", metadata: ["records": "\(failed.count)", "topic": "\(topic)"])
+            logger.warning(
+                "campaign progress not written; kept for the next round",
+                metadata: ["records": "\(failed.count)", "topic": "\(topic)"])
         }
         return batch.count - failed.count
     }

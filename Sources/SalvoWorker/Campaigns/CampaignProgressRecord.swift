@@ -25,7 +25,8 @@ public struct CampaignProgressRecord: Sendable, Hashable {
     public var publishedAt: UTCTimestamp
 
     public init(
-        campaignID: String, worker: String, slice: Int64 = 0, counters: CampaignCounters, firstAt: UTCTimestamp, lastAt: UTCTimestamp,
+        campaignID: String, worker: String, slice: Int64 = 0, counters: CampaignCounters, firstAt: UTCTimestamp,
+        lastAt: UTCTimestamp,
         publishedAt: UTCTimestamp
     ) {
         self.campaignID = campaignID
@@ -88,15 +89,22 @@ public struct CampaignProgressRecord: Sendable, Hashable {
         let object = try CampaignRecordJSON.object(value, what: what)
         _ = try CampaignRecordJSON.version(object, what: what)
         let campaignID = try CampaignRecordJSON.string(object, "campaign_id", what: what)
-        guard CampaignRecordJSON.isValidCampaignID(campaignID) else { throw CampaignRecordError("\(what) has an invalid campaign_id") }
-        func count(_ name: String) throws(CampaignRecordError) -> Int64 { try CampaignRecordJSON.integer(object, name, what: what) }
+        guard CampaignRecordJSON.isValidCampaignID(campaignID) else {
+            throw CampaignRecordError("\(what) has an invalid campaign_id")
+        }
+        func count(_ name: String) throws(CampaignRecordError) -> Int64 {
+            try CampaignRecordJSON.integer(object, name, what: what)
+        }
         var feedback: [String: Int64] = [:]
         for (reason, value) in (object["feedback"] as? [String: Any]) ?? [:] {
-            guard let number = CampaignRecordJSON.integer(value) else { throw CampaignRecordError("\(what) has a non-integer feedback count") }
+            guard let number = CampaignRecordJSON.integer(value) else {
+                throw CampaignRecordError("\(what) has a non-integer feedback count")
+            }
             feedback[reason] = number
         }
         let counters = CampaignCounters(
-            sent: try count("sent"), accepted: try count("accepted"), feedback: feedback, deadLettered: try count("dead_lettered"),
+            sent: try count("sent"), accepted: try count("accepted"), feedback: feedback,
+            deadLettered: try count("dead_lettered"),
             cancelled: try count("cancelled"), retrying: try count("retrying"))
         return CampaignProgressRecord(
             campaignID: campaignID,

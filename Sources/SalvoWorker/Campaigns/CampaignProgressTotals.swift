@@ -10,7 +10,10 @@ public struct CampaignProgressTotals: Sendable, Hashable {
     /// The newest record's write time: how fresh the totals are.
     public var publishedAt: UTCTimestamp
 
-    public init(campaignID: String, counters: CampaignCounters, records: Int, firstAt: UTCTimestamp, lastAt: UTCTimestamp, publishedAt: UTCTimestamp) {
+    public init(
+        campaignID: String, counters: CampaignCounters, records: Int, firstAt: UTCTimestamp, lastAt: UTCTimestamp,
+        publishedAt: UTCTimestamp
+    ) {
         self.campaignID = campaignID
         self.counters = counters
         self.records = records

@@ -5,7 +5,8 @@ import Foundation
 /// is used rather than the job decoder's hand-written scanner.
 enum CampaignRecordJSON {
     static func object(_ value: [UInt8], what: String) throws(CampaignRecordError) -> [String: Any] {
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(value)), let object = parsed as? [String: Any] else {
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(value)), let object = parsed as? [String: Any]
+        else {
             throw CampaignRecordError("\(what) is not a JSON object")
         }
         return object
@@ -25,7 +26,9 @@ enum CampaignRecordJSON {
     }
 
     static func integer(_ object: [String: Any], _ name: String, what: String) throws(CampaignRecordError) -> Int64 {
-        guard let value = object[name].flatMap(integer) else { throw CampaignRecordError("\(what) lacks the integer \(name)") }
+        guard let value = object[name].flatMap(integer) else {
+            throw CampaignRecordError("\(what) lacks the integer \(name)")
+        }
         return value
     }
 

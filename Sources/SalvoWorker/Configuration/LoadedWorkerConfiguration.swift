@@ -30,6 +30,7 @@ public struct LoadedWorkerConfiguration: Sendable, CustomStringConvertible {
 
     public var description: String {
         let overrides = environmentOverrides.isEmpty ? "none" : environmentOverrides.joined(separator: ", ")
-        return "\(source) (log level \(logLevel), log format \(logFormat.rawValue), environment overrides: \(overrides)): \(configuration)"
+        return
+            "\(source) (log level \(logLevel), log format \(logFormat.rawValue), environment overrides: \(overrides)): \(configuration)"
     }
 }

@@ -56,10 +56,14 @@ public struct WorkerApp: Sendable {
         }
         try ConfigurationBounds.connections.check(pool.connectionCount, key: "\(path).pool.connections")
         try ConfigurationBounds.maximumStreams.check(pool.maximumStreamsPerConnection, key: "\(path).pool.max_streams")
-        try ConfigurationBounds.connectTimeout.check(pool.connection.connectTimeout, key: "\(path).pool.connect_timeout")
-        try ConfigurationBounds.requestTimeout.check(pool.connection.requestTimeout, key: "\(path).pool.request_timeout")
-        try ConfigurationBounds.keepaliveInterval.check(pool.connection.keepaliveInterval, key: "\(path).pool.keepalive_interval")
-        try ConfigurationBounds.keepaliveTimeout.check(pool.connection.keepaliveTimeout, key: "\(path).pool.keepalive_timeout")
+        try ConfigurationBounds.connectTimeout.check(
+            pool.connection.connectTimeout, key: "\(path).pool.connect_timeout")
+        try ConfigurationBounds.requestTimeout.check(
+            pool.connection.requestTimeout, key: "\(path).pool.request_timeout")
+        try ConfigurationBounds.keepaliveInterval.check(
+            pool.connection.keepaliveInterval, key: "\(path).pool.keepalive_interval")
+        try ConfigurationBounds.keepaliveTimeout.check(
+            pool.connection.keepaliveTimeout, key: "\(path).pool.keepalive_timeout")
         do throws(APNsError) {
             // The settings no key sets (reconnect backoff, queue bounds, transport, HTTP/2).
             try pool.validate()

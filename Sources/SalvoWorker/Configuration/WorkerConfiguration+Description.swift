@@ -32,7 +32,8 @@ extension WorkerConfiguration: CustomStringConvertible {
     static func transport(_ connection: APNsConnection.Configuration) -> String {
         switch connection.transport {
         case .plaintext:
-            return connection.allowsRemotePlaintext ? "PLAINTEXT h2c (any host: allow_plaintext)" : "PLAINTEXT h2c (loopback only)"
+            return connection.allowsRemotePlaintext
+                ? "PLAINTEXT h2c (any host: allow_plaintext)" : "PLAINTEXT h2c (loopback only)"
         case .tls(let roots):
             var details: [String] = []
             if roots != .default { details.append("own CA") }
@@ -47,7 +48,9 @@ extension WorkerConfiguration: CustomStringConvertible {
     }
 
     private static func redacted(_ properties: [String: String]) -> [String] {
-        properties.sorted { $0.key < $1.key }.map { name, value in "\(name)=\(KafkaPropertyRedaction.printable(value, property: name))" }
+        properties.sorted { $0.key < $1.key }.map { name, value in
+            "\(name)=\(KafkaPropertyRedaction.printable(value, property: name))"
+        }
     }
 
     /// Whether a librdkafka property's value is withheld: ``KafkaPropertyRedaction``'s rule.

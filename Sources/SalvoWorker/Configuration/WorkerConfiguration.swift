@@ -114,7 +114,8 @@ public struct WorkerConfiguration: Sendable {
         try poolHealth.validate()
         try ConfigurationBounds.commitInterval.check(commitInterval, key: "kafka.commit_interval")
         try ConfigurationBounds.revokeWait.check(revokeWait, key: "kafka.revoke_wait")
-        try ConfigurationBounds.maximumUncommitted.check(maximumUncommittedNotifications, key: "kafka.max_uncommitted_notifications")
+        try ConfigurationBounds.maximumUncommitted.check(
+            maximumUncommittedNotifications, key: "kafka.max_uncommitted_notifications")
         try deviceRateLimit?.validate("device_rate_limit")
         try ConfigurationBounds.drainDeadline.check(drainDeadline, key: "drain_deadline")
     }

@@ -36,7 +36,9 @@ public struct WorkerConfigurationLoader: Sendable {
     }
 
     /// Loads YAML text; `source` names it in errors, `baseDirectory` anchors relative file paths.
-    public func load(yaml: String, source: String, baseDirectory: String = ".") throws(SalvoWorkerError) -> LoadedWorkerConfiguration {
+    public func load(
+        yaml: String, source: String, baseDirectory: String = "."
+    ) throws(SalvoWorkerError) -> LoadedWorkerConfiguration {
         do throws(ConfigurationProblem) {
             var file: WorkerConfigurationFile
             do {
@@ -54,17 +56,21 @@ public struct WorkerConfigurationLoader: Sendable {
                 KeyFilePermissions.warnings(app: name, section, resolve: builder.resolve)
             }
             return LoadedWorkerConfiguration(
-                configuration: configuration, logLevel: logLevel, logFormat: logFormat, source: source, environmentOverrides: overrides,
+                configuration: configuration, logLevel: logLevel, logFormat: logFormat, source: source,
+                environmentOverrides: overrides,
                 warnings: warnings)
         } catch {
-            throw .invalidConfiguration(error.path.isEmpty ? "\(source): \(error.rule)" : "\(source): \(error.path): \(error.rule)")
+            throw .invalidConfiguration(
+                error.path.isEmpty ? "\(source): \(error.rule)" : "\(source): \(error.path): \(error.rule)")
         }
     }
 
     private func build(
         _ file: WorkerConfigurationFile, apps builder: WorkerAppBuilder
     ) throws(ConfigurationProblem) -> (WorkerConfiguration, Logger.Level) {
-        guard !file.kafka.brokers.isEmpty else { throw ConfigurationProblem("kafka.brokers", "list at least one host:port") }
+        guard !file.kafka.brokers.isEmpty else {
+            throw ConfigurationProblem("kafka.brokers", "list at least one host:port")
+        }
         var kafka = KafkaClientConfiguration(brokers: file.kafka.brokers, properties: file.kafka.properties)
         if let clientID = file.kafka.clientID { kafka.clientID = clientID }
 
@@ -80,11 +86,14 @@ public struct WorkerConfigurationLoader: Sendable {
         configuration.kafkaConsumerProperties = file.kafka.consumerProperties
         if let value = file.kafka.commitInterval { configuration.commitInterval = value.value }
         if let value = file.kafka.revokeWait { configuration.revokeWait = value.value }
-        if let value = file.kafka.maximumUncommittedNotifications { configuration.maximumUncommittedNotifications = value }
+        if let value = file.kafka.maximumUncommittedNotifications {
+            configuration.maximumUncommittedNotifications = value
+        }
         if let name = file.kafka.assignmentStrategy {
             guard let strategy = KafkaAssignmentStrategy.named(name) else {
                 throw ConfigurationProblem(
-                    "kafka.assignment_strategy", "unknown strategy \"\(name)\"; use range, roundrobin or cooperative-sticky")
+                    "kafka.assignment_strategy",
+                    "unknown strategy \"\(name)\"; use range, roundrobin or cooperative-sticky")
             }
             configuration.assignmentStrategy = strategy
         }
@@ -92,10 +101,13 @@ public struct WorkerConfigurationLoader: Sendable {
         if let groupID = file.groupID { configuration.groupID = groupID }
         if let topics = file.topics {
             configuration.topics = WorkerTopics(
-                jobs: topics.jobs ?? configuration.topics.jobs, priority: topics.priority ?? configuration.topics.priority,
-                retry: topics.retry ?? configuration.topics.retry, feedback: topics.feedback ?? configuration.topics.feedback,
+                jobs: topics.jobs ?? configuration.topics.jobs,
+                priority: topics.priority ?? configuration.topics.priority,
+                retry: topics.retry ?? configuration.topics.retry,
+                feedback: topics.feedback ?? configuration.topics.feedback,
                 deadLetter: topics.deadLetter ?? configuration.topics.deadLetter, outcomes: topics.outcomes,
-                control: topics.control ?? configuration.topics.control, campaigns: topics.campaigns ?? configuration.topics.campaigns,
+                control: topics.control ?? configuration.topics.control,
+                campaigns: topics.campaigns ?? configuration.topics.campaigns,
                 progress: topics.progress ?? configuration.topics.progress)
             try check(prefix: "topics") { () throws(SalvoWorkerError) in try configuration.topics.validate() }
         }
@@ -117,12 +129,14 @@ public struct WorkerConfigurationLoader: Sendable {
             if let value = outcomes.deadLetterInvalidTokens { configuration.outcomes.deadLetterInvalidTokens = value }
         }
         file.health?.apply(to: &configuration.poolHealth)
-        configuration.deviceRateLimit = file.deviceRateLimit.map(\.rateLimit).resolved(default: configuration.deviceRateLimit)
+        configuration.deviceRateLimit = file.deviceRateLimit.map(\.rateLimit).resolved(
+            default: configuration.deviceRateLimit)
         if let limits = file.limits {
             if let value = limits.maximumJobBytes { configuration.maximumJobBytes = value }
             if let value = limits.maximumTokens { configuration.maximumTokens = value }
         }
-        try Self.checkJobBytes(configuration.maximumJobBytes, isDefault: file.limits?.maximumJobBytes == nil, kafka: file.kafka)
+        try Self.checkJobBytes(
+            configuration.maximumJobBytes, isDefault: file.limits?.maximumJobBytes == nil, kafka: file.kafka)
         if let operations = file.operations {
             switch operations.listen {
             case .absent: break
@@ -163,23 +177,30 @@ public struct WorkerConfigurationLoader: Sendable {
     /// written and would hold its partition. Checked here rather than in
     /// ``WorkerConfiguration/validate()`` because the producer's limit is only known from the
     /// file's Kafka properties.
-    private static func checkJobBytes(_ value: Int, isDefault: Bool, kafka: WorkerConfigurationFile.Kafka) throws(ConfigurationProblem) {
+    private static func checkJobBytes(
+        _ value: Int, isDefault: Bool, kafka: WorkerConfigurationFile.Kafka
+    ) throws(ConfigurationProblem) {
         let (messageMaxBytes, source) = try producerMessageMaxBytes(kafka)
         let range = ConfigurationBounds.maximumJobBytes(messageMaxBytes: messageMaxBytes)
         guard range.contains(value) else {
             throw ConfigurationProblem(
                 "limits.max_job_bytes",
-                range.outOfRange(isDefault ? "\(value) (the default)" : String(value)) + ": a dead letter carries the whole job and needs "
+                range.outOfRange(isDefault ? "\(value) (the default)" : String(value))
+                    + ": a dead letter carries the whole job and needs "
                     + "\(ConfigurationBounds.deadLetterHeadroom) bytes more within \(source) \(messageMaxBytes)")
         }
     }
 
     /// The producer's `message.max.bytes` and where it comes from: `producer_properties` win over
     /// `properties` (as in ``WorkerEngine``), and librdkafka's default applies without either.
-    private static func producerMessageMaxBytes(_ kafka: WorkerConfigurationFile.Kafka) throws(ConfigurationProblem) -> (Int, String) {
+    private static func producerMessageMaxBytes(
+        _ kafka: WorkerConfigurationFile.Kafka
+    ) throws(ConfigurationProblem) -> (Int, String) {
         let name = "message.max.bytes"
         let range = ConfigurationBounds.messageMaxBytes
-        for (section, properties) in [("kafka.producer_properties", kafka.producerProperties), ("kafka.properties", kafka.properties)] {
+        for (section, properties) in [
+            ("kafka.producer_properties", kafka.producerProperties), ("kafka.properties", kafka.properties),
+        ] {
             guard let text = properties[name] else { continue }
             let path = "\(section).\(name)"
             guard let value = Int(text.filter { !$0.isWhitespace }) else {

@@ -64,7 +64,8 @@ public struct WorkerTopics: Sendable, Hashable {
             guard !name.isEmpty, name.count <= 249, name != ".", name != "..",
                 name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") })
             else {
-                throw .invalidConfiguration("topic name \"\(name)\" is not a legal Kafka topic name ([A-Za-z0-9._-], 1…249 characters)")
+                throw .invalidConfiguration(
+                    "topic name \"\(name)\" is not a legal Kafka topic name ([A-Za-z0-9._-], 1…249 characters)")
             }
         }
         guard Set(names).count == names.count else {

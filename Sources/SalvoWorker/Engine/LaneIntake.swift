@@ -14,13 +14,14 @@ struct LaneIntake: Sendable {
     /// The environments each app has a pool for.
     let environments: [String: Set<APNsEnvironment.Kind>]
 
-
     func decode(_ message: KafkaConsumerMessage) -> DecodedRecord {
         // The configuration's own string for the topic: every later comparison of this position's
         // topic (ledger, commit, metrics lane) is then equal by identity, without reading the text.
         let isPriority = message.topic == topics.priority
         let isRetry = !isPriority && message.topic == topics.retry
-        let topic = isPriority ? topics.priority : isRetry ? topics.retry : message.topic == topics.jobs ? topics.jobs : message.topic
+        let topic =
+            isPriority
+            ? topics.priority : isRetry ? topics.retry : message.topic == topics.jobs ? topics.jobs : message.topic
         let source = SourcePosition(topic: topic, partition: message.partition, offset: message.offset)
         let lane: Lane = isPriority ? .priority : .campaign
         let bytes = ByteBuffer(bytes: message.value)
@@ -30,29 +31,38 @@ struct LaneIntake: Sendable {
             case .success(let retryJob):
                 let job = retryJob.job
                 content = routable(job.app, job.environment, job.id, bytes, source) ?? .retry(retryJob)
-            case .failure(let rejection): content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))
+            case .failure(let rejection):
+                content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))
             }
         } else {
             switch jobDecoder.decodeAny(bytes) {
-            case .success(.push(let job)): content = routable(job.app, job.environment, job.id, bytes, source) ?? .job(job)
+            case .success(.push(let job)):
+                content = routable(job.app, job.environment, job.id, bytes, source) ?? .job(job)
             case .success(.broadcast(let job)):
-                content = routable(job.app, job.environment, job.id, bytes, source) ?? .broadcast(BroadcastRecord(job: job, message: bytes))
-            case .failure(let rejection): content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))
+                content =
+                    routable(job.app, job.environment, job.id, bytes, source)
+                    ?? .broadcast(BroadcastRecord(job: job, message: bytes))
+            case .failure(let rejection):
+                content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))
             }
         }
-        return DecodedRecord(content: content, source: source, lane: lane, timestampMilliseconds: message.timestampMilliseconds)
+        return DecodedRecord(
+            content: content, source: source, lane: lane, timestampMilliseconds: message.timestampMilliseconds)
     }
 
     /// nil when a pool serves the job's app and environment; otherwise its dead letter
     /// (`environment_not_configured`).
     private func routable(
-        _ app: String, _ environment: APNsEnvironment.Kind, _ jobID: String, _ bytes: ByteBuffer, _ source: SourcePosition
+        _ app: String, _ environment: APNsEnvironment.Kind, _ jobID: String, _ bytes: ByteBuffer,
+        _ source: SourcePosition
     ) -> DecodedRecord.Content? {
         guard environments[app]?.contains(environment) != true else { return nil }
         let reason = DeadLetterReason(
             code: "environment_not_configured",
             message: "app \"\(app)\" has no \(environment.rawValue) endpoint on this worker")
-        return .rejected(DeadLetterRecord(
-            subject: .job(bytes), reason: reason, attempts: 0, app: app, jobID: jobID, source: source, failedAt: .now()))
+        return .rejected(
+            DeadLetterRecord(
+                subject: .job(bytes), reason: reason, attempts: 0, app: app, jobID: jobID, source: source,
+                failedAt: .now()))
     }
 }

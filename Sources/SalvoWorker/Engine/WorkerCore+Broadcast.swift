@@ -36,7 +36,8 @@ extension WorkerCore {
         ledgerAction(action)
         broadcasts.pending += 1
         let attempt = BroadcastAttempt(
-            record: broadcast, source: record.source, generation: generation, attempt: 1, metricsLane: record.metricsLane,
+            record: broadcast, source: record.source, generation: generation, attempt: 1,
+            metricsLane: record.metricsLane,
             enqueuedAtMilliseconds: record.timestampMilliseconds)
         if decision == nil { sendBroadcast(attempt) } else { waitBroadcast(attempt) }
     }
@@ -44,7 +45,8 @@ extension WorkerCore {
     private func sendBroadcast(_ attempt: BroadcastAttempt) {
         broadcasts.inFlight += 1
         guard let send = broadcasts.send else {
-            let error = APNsError(code: .invalidConfiguration, message: "this worker was started without a broadcast sender")
+            let error = APNsError(
+                code: .invalidConfiguration, message: "this worker was started without a broadcast sender")
             broadcastAnswered(attempt, .failure(error))
             return
         }
@@ -63,7 +65,8 @@ extension WorkerCore {
         }
         let job = attempt.job
         let outcome = BroadcastOutcome.classify(
-            result, job: job, message: attempt.record.message, source: attempt.source, attempt: attempt.attempt, at: .now())
+            result, job: job, message: attempt.record.message, source: attempt.source, attempt: attempt.attempt,
+            at: .now())
         switch outcome {
         case .delivered:
             metrics.broadcast(outcome: "delivered")
@@ -87,7 +90,8 @@ extension WorkerCore {
             let last = RetryReason(kind: tooManyRequests ? .tooManyRequests : .apnsUnavailable, cause: reason)
             let deadLetter = DeadLetterRecord(
                 subject: .job(attempt.record.message), reason: .retriesExhausted(attempts: attempt.attempt, last: last),
-                attempts: attempt.attempt, app: attempt.job.app, jobID: attempt.job.id, source: attempt.source, failedAt: .now())
+                attempts: attempt.attempt, app: attempt.job.app, jobID: attempt.job.id, source: attempt.source,
+                failedAt: .now())
             deadLetterBroadcast(attempt, deadLetter, feedback: nil)
             return
         }
@@ -99,14 +103,17 @@ extension WorkerCore {
         metrics.broadcast(outcome: "retry_scheduled")
         countBroadcastCampaign(.retryScheduled, attempt)
         let backoff = tooManyRequests ? configuration.retry.tooManyRequests : configuration.retry.backoff
-        waitBroadcast(attempt.next(after: backoff.jitteredDelay(afterAttempt: attempt.attempt, fraction: .random(in: 0..<1))))
+        waitBroadcast(
+            attempt.next(after: backoff.jitteredDelay(afterAttempt: attempt.attempt, fraction: .random(in: 0..<1))))
     }
 
     /// Waits out `attempt.remaining` (and a paused campaign) in steps of at most
     /// ``broadcastRecheckInterval``, then sends; gives up when its partition or the worker goes.
     /// Nothing left to wait (a pause): a whole interval, so a paused broadcast never spins.
     private func waitBroadcast(_ attempt: BroadcastAttempt) {
-        let step = attempt.remaining > .zero ? min(attempt.remaining, Self.broadcastRecheckInterval) : Self.broadcastRecheckInterval
+        let step =
+            attempt.remaining > .zero
+            ? min(attempt.remaining, Self.broadcastRecheckInterval) : Self.broadcastRecheckInterval
         var waiting = attempt
         waiting.remaining = max(.zero, attempt.remaining - step)
         eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(max(1, step.nanoseconds))) {
@@ -133,20 +140,25 @@ extension WorkerCore {
         }
     }
 
-    private func deadLetterBroadcast(_ attempt: BroadcastAttempt, _ deadLetter: DeadLetterRecord, feedback: OutgoingRecord?) {
+    private func deadLetterBroadcast(
+        _ attempt: BroadcastAttempt, _ deadLetter: DeadLetterRecord, feedback: OutgoingRecord?
+    ) {
         metrics.broadcast(outcome: "dead_lettered")
         publishDeadLetter(deadLetter, source: attempt.source, generation: attempt.generation, countsNotification: false)
         var records = 1
         if let feedback {
-            publish(PendingRecord(
-                kind: .feedback, topic: configuration.topics.feedback, record: feedback, source: attempt.source,
-                generation: attempt.generation))
+            publish(
+                PendingRecord(
+                    kind: .feedback, topic: configuration.topics.feedback, record: feedback, source: attempt.source,
+                    generation: attempt.generation))
             metrics.feedbackEvent(app: attempt.job.app, reason: deadLetter.reason.apnsReason ?? "")
             records += 1
         }
         let afterSending = deadLetter.reason.code != DeadLetterReason.invalidRequestCode
         countBroadcastCampaign(
-            feedback == nil ? .deadLettered(afterSending: afterSending) : .feedback(reason: deadLetter.reason.apnsReason ?? ""), attempt)
+            feedback == nil
+                ? .deadLettered(afterSending: afterSending) : .feedback(reason: deadLetter.reason.apnsReason ?? ""),
+            attempt)
         finishBroadcast(attempt, records: records)
     }
 
@@ -167,7 +179,9 @@ extension WorkerCore {
     /// while draining, so no consumer task waits for a broadcast that will not settle).
     private func broadcastSettled() {
         broadcasts.pending -= 1
-        guard !broadcasts.waiters.isEmpty, phase != .running || broadcasts.pending <= BroadcastDispatch.maximumPending / 2 else { return }
+        guard !broadcasts.waiters.isEmpty,
+            phase != .running || broadcasts.pending <= BroadcastDispatch.maximumPending / 2
+        else { return }
         let waiters = broadcasts.waiters
         broadcasts.waiters = []
         for waiter in waiters { waiter() }

@@ -44,7 +44,8 @@ extension WorkerCore {
                 affected = released.count + jobs.reduce(0) { $0 + $1.notificationCount }
                 resumed.append(contentsOf: released)
                 for job in jobs {
-                    scheduler.enqueue(job.unit, notifications: job.unit.job.notificationCount, lane: job.lane, startingAt: job.first)
+                    scheduler.enqueue(
+                        job.unit, notifications: job.unit.job.notificationCount, lane: job.lane, startingAt: job.first)
                 }
             }
             // What operators check after a command (ops/RUNBOOK.md); `applied_at_ms` is what the
@@ -119,9 +120,13 @@ extension WorkerCore {
     private func cancelLaneJob(_ unit: DispatchUnit, from first: Int) {
         let job = unit.reference
         for index in first..<unit.job.notificationCount {
-            ledgerAction(ledger.notificationFinished(job.source, generation: job.ledgerGeneration, index: Int32(truncatingIfNeeded: index)))
+            ledgerAction(
+                ledger.notificationFinished(
+                    job.source, generation: job.ledgerGeneration, index: Int32(truncatingIfNeeded: index)))
         }
-        countCancelled(app: job.app, campaignID: job.campaignID, isRetry: unit.attempt > 1, count: unit.job.notificationCount - first)
+        countCancelled(
+            app: job.app, campaignID: job.campaignID, isRetry: unit.attempt > 1,
+            count: unit.job.notificationCount - first)
     }
 
     /// Holds paused work; what does not fit goes to the retry topic (not an attempt).
@@ -147,7 +152,9 @@ extension WorkerCore {
         if !holds.isEmpty { handOffHeld(holds.takeExpired(now: now).map(\.item), now: now) }
         if !pausedJobs.isEmpty {
             let expired = pausedJobs.takeExpired(now: now)
-            handOffHeld(expired.flatMap { job in (job.first..<job.unit.job.notificationCount).map(job.unit.notification(at:)) }, now: now)
+            handOffHeld(
+                expired.flatMap { job in (job.first..<job.unit.job.notificationCount).map(job.unit.notification(at:)) },
+                now: now)
         }
     }
 
@@ -174,8 +181,9 @@ extension WorkerCore {
     func finishCancelled(_ notifications: [PushNotification]) {
         guard !notifications.isEmpty else { return }
         for notification in notifications {
-            ledgerAction(ledger.notificationFinished(
-                notification.job.source, generation: notification.job.ledgerGeneration, index: notification.index))
+            ledgerAction(
+                ledger.notificationFinished(
+                    notification.job.source, generation: notification.job.ledgerGeneration, index: notification.index))
         }
         // Counted per run of one job's notifications (they come in runs), not hashed one by one.
         var run: (key: CancelKey, count: Int)?
@@ -185,10 +193,15 @@ extension WorkerCore {
                 run = (key, current.count + 1)
                 continue
             }
-            if let run { countCancelled(app: run.key.app, campaignID: run.key.campaignID, isRetry: run.key.isRetry, count: run.count) }
+            if let run {
+                countCancelled(
+                    app: run.key.app, campaignID: run.key.campaignID, isRetry: run.key.isRetry, count: run.count)
+            }
             run = (key, 1)
         }
-        if let run { countCancelled(app: run.key.app, campaignID: run.key.campaignID, isRetry: run.key.isRetry, count: run.count) }
+        if let run {
+            countCancelled(app: run.key.app, campaignID: run.key.campaignID, isRetry: run.key.isRetry, count: run.count)
+        }
     }
 
     /// Counts `count` cancelled notifications (statistics, metrics, campaign progress).
@@ -197,7 +210,8 @@ extension WorkerCore {
         statistics.cancelled += count
         metrics.notification(app: app, outcome: "cancelled", reason: "", count: count)
         if let campaignID {
-            campaignProgress.count(.cancelled, campaignID: campaignID, isRetry: isRetry, times: Int64(count), at: .now())
+            campaignProgress.count(
+                .cancelled, campaignID: campaignID, isRetry: isRetry, times: Int64(count), at: .now())
         }
     }
 
@@ -212,7 +226,9 @@ extension WorkerCore {
     func nextResumed(lanesTurn: inout Bool) -> DispatchItem? {
         guard !resumed.isEmpty, !lanesTurn || scheduler.isEmpty else { return nil }
         lanesTurn = true
-        return resumed.popFirst().map { DispatchItem(notification: $0, metricsLane: .campaign, enqueuedAtMilliseconds: nil) }
+        return resumed.popFirst().map {
+            DispatchItem(notification: $0, metricsLane: .campaign, enqueuedAtMilliseconds: nil)
+        }
     }
 
     /// Revoked partitions' held and resumed work, for the revoke's hand-off or abandonment.

@@ -19,10 +19,13 @@ extension WorkerCore {
             guard writtenCheckpoints[partition] != checkpoint else { continue }
             writtenCheckpoints[partition] = checkpoint
             statistics.checkpointsWritten += 1
-            let position = SourcePosition(topic: checkpoint.topic, partition: checkpoint.partition, offset: checkpoint.offset)
-            publish(PendingRecord(
-                kind: .progress, topic: topic, record: checkpoint.record(group: checkpoints.group(partition)), source: position,
-                generation: 0))
+            let position = SourcePosition(
+                topic: checkpoint.topic, partition: checkpoint.partition, offset: checkpoint.offset)
+            publish(
+                PendingRecord(
+                    kind: .progress, topic: topic, record: checkpoint.record(group: checkpoints.group(partition)),
+                    source: position,
+                    generation: 0))
         }
     }
 }

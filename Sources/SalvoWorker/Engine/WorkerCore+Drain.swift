@@ -21,7 +21,8 @@ extension WorkerCore {
         phase = .draining
         drainPromise = promise
         drainDeadlineTask = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(budget.nanoseconds)) { [self] in
-            logger.warning("drain deadline reached", metadata: ["in-flight": "\(inFlight)", "records": "\(pendingRecords)"])
+            logger.warning(
+                "drain deadline reached", metadata: ["in-flight": "\(inFlight)", "records": "\(pendingRecords)"])
             finishDrain()
         }
         schedulePump()
@@ -54,7 +55,9 @@ extension WorkerCore {
         for (unit, first) in laneJobs {
             guard first > 0 else {
                 // Not begun: left to the next owner, and settled here so nothing waits for it.
-                ledger.abandon(unit.reference.source, generation: unit.reference.ledgerGeneration, count: unit.job.notificationCount)
+                ledger.abandon(
+                    unit.reference.source, generation: unit.reference.ledgerGeneration,
+                    count: unit.job.notificationCount)
                 continue
             }
             let notifications = (first..<unit.job.notificationCount).map(unit.notification(at:))

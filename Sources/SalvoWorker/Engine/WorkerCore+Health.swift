@@ -60,7 +60,9 @@ extension WorkerCore {
                 statistics.poolsTurnedUnhealthy += 1
                 logger.warning(
                     "APNs pool unhealthy: holding its work and probing",
-                    metadata: ["pool": "\(key.app)/\(key.environment.rawValue)", "parked": "\(slots[slot].parked.count)"])
+                    metadata: [
+                        "pool": "\(key.app)/\(key.environment.rawValue)", "parked": "\(slots[slot].parked.count)",
+                    ])
             }
             armTimer()
         case .becameHealthy:

@@ -70,7 +70,8 @@ extension WorkerCore {
         let decision = stoppedDecision(job.campaignID)
         if decision == .cancel {
             _ = openLedger(job, record: record, first: first, cancelled: true)
-            countCancelled(app: job.app, campaignID: job.campaignID, isRetry: attempt > 1, count: job.notificationCount - first)
+            countCancelled(
+                app: job.app, campaignID: job.campaignID, isRetry: attempt > 1, count: job.notificationCount - first)
             return nil
         }
         let reference = openLedger(job, record: record, first: first)
@@ -106,12 +107,14 @@ extension WorkerCore {
     /// as records, and dead-letters those tokens (whether the job is sent now or held for later).
     /// `cancelled`: its campaign is cancelled, so it waits for no notification, only for the
     /// dead letters of its malformed tokens.
-    private func openLedger(_ job: Job, record: DecodedRecord, first: Int = 0, cancelled: Bool = false) -> JobReference {
+    private func openLedger(_ job: Job, record: DecodedRecord, first: Int = 0, cancelled: Bool = false) -> JobReference
+    {
         let count = job.notificationCount
         // Only jobs of several tokens keep a checkpoint: a per-user push has nothing to resume.
         let progress = count > 1 && !cancelled ? TokenProgress(jobID: job.id, count: count, first: first) : nil
         let (action, generation) = ledger.opening(
-            record.source, notifications: cancelled ? 0 : count - first, records: job.rejectedTokens.count, progress: progress)
+            record.source, notifications: cancelled ? 0 : count - first, records: job.rejectedTokens.count,
+            progress: progress)
         ledgerAction(action)
         let reference = job.reference(source: record.source, ledgerGeneration: generation)
         if !job.rejectedTokens.isEmpty {
@@ -123,7 +126,8 @@ extension WorkerCore {
             }
             if let campaignID = job.campaignID {
                 campaignProgress.count(
-                    .deadLettered(afterSending: false), campaignID: campaignID, times: Int64(job.rejectedTokens.count), at: now)
+                    .deadLettered(afterSending: false), campaignID: campaignID, times: Int64(job.rejectedTokens.count),
+                    at: now)
             }
         }
         return reference
@@ -136,14 +140,17 @@ extension WorkerCore {
     /// A cancelled campaign's record completes at once, due or not; a paused one's waits like any
     /// other and is held when due (``open(_:attempt:record:)``).
     private func acceptRetry(_ retryJob: RetryJob, record: DecodedRecord) -> Duration? {
-        let untilDue = Duration.milliseconds(retryJob.dueAt.millisecondsSince1970 - UTCTimestamp.now().millisecondsSince1970)
+        let untilDue = Duration.milliseconds(
+            retryJob.dueAt.millisecondsSince1970 - UTCTimestamp.now().millisecondsSince1970)
         guard untilDue > .zero, stoppedDecision(retryJob.job.campaignID) != .cancel else {
             return open(retryJob.job, attempt: retryJob.attempt, record: record)
         }
         let reference = openLedger(retryJob.job, record: record)
         let now = clock.now
         let due = now.advanced(by: untilDue)
-        let judgedFrom = untilDue > configuration.retry.maximumHeldDelay ? due.advanced(by: .zero - configuration.retry.maximumHeldDelay) : now
+        let judgedFrom =
+            untilDue > configuration.retry.maximumHeldDelay
+            ? due.advanced(by: .zero - configuration.retry.maximumHeldDelay) : now
         var handedBack: [PushNotification] = []
         let shared = retryJob.job.shared(reference)
         for index in retryJob.job.tokens.indices {

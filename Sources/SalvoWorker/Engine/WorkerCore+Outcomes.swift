@@ -30,7 +30,9 @@ extension WorkerCore {
             let elapsed = UTCTimestamp.now().millisecondsSince1970 - enqueued
             metrics.latency(lane: item.metricsLane, nanoseconds: max(0, elapsed) * 1_000_000)
         }
-        ledgerAction(ledger.notificationFinished(shared.job.source, generation: shared.job.ledgerGeneration, index: item.notification.index))
+        ledgerAction(
+            ledger.notificationFinished(
+                shared.job.source, generation: shared.job.ledgerGeneration, index: item.notification.index))
         if shared.job.campaignID != nil { countCampaign(.accepted, of: item.notification) }
     }
 
@@ -45,18 +47,22 @@ extension WorkerCore {
             if let feedback {
                 statistics.invalidTokens += 1
                 metrics.notification(app: feedback.app, outcome: "invalid_token", reason: feedback.reason.metricLabel)
-                publish(PendingRecord(
-                    kind: .feedback, topic: configuration.topics.feedback, record: feedback.record(), source: notification.job.source,
-                    generation: notification.job.ledgerGeneration, tokenIndices: [notification.index]))
+                publish(
+                    PendingRecord(
+                        kind: .feedback, topic: configuration.topics.feedback, record: feedback.record(),
+                        source: notification.job.source,
+                        generation: notification.job.ledgerGeneration, tokenIndices: [notification.index]))
                 metrics.feedbackEvent(app: feedback.app, reason: feedback.reason.metricLabel)
                 records += 1
             }
             if let deadLetter {
                 statistics.deadLettered += 1
-                metrics.notification(app: notification.job.app, outcome: "dead_lettered", reason: deadLetter.metricLabel)
+                metrics.notification(
+                    app: notification.job.app, outcome: "dead_lettered", reason: deadLetter.metricLabel)
                 let record = DeadLetterRecord.failedNotification(notification, reason: deadLetter, at: .now())
                 publishDeadLetter(
-                    record, source: notification.job.source, generation: notification.job.ledgerGeneration, countsNotification: false,
+                    record, source: notification.job.source, generation: notification.job.ledgerGeneration,
+                    countsNotification: false,
                     tokenIndices: [notification.index])
                 records += 1
             }
@@ -64,7 +70,9 @@ extension WorkerCore {
             if notification.shared.job.campaignID != nil {
                 // One outcome per notification: its feedback when it has one.
                 let afterSending = deadLetter?.code != DeadLetterReason.invalidRequestCode
-                countCampaign(feedback.map { .feedback(reason: $0.reason.string) } ?? .deadLettered(afterSending: afterSending), of: notification)
+                countCampaign(
+                    feedback.map { .feedback(reason: $0.reason.string) } ?? .deadLettered(afterSending: afterSending),
+                    of: notification)
             }
         case .retry(let reason):
             if notification.shared.job.campaignID != nil { countCampaign(.retryScheduled, of: notification) }
@@ -78,14 +86,22 @@ extension WorkerCore {
             }
         case .replayNow:
             statistics.replayed += 1
-            metrics.notification(app: notification.job.app, outcome: "replayed", reason: RetryReason.Kind.notSent.rawValue)
-            ready.append(DispatchItem(notification: notification.replayed(), metricsLane: item.metricsLane, enqueuedAtMilliseconds: item.enqueuedAtMilliseconds))
+            metrics.notification(
+                app: notification.job.app, outcome: "replayed", reason: RetryReason.Kind.notSent.rawValue)
+            ready.append(
+                DispatchItem(
+                    notification: notification.replayed(), metricsLane: item.metricsLane,
+                    enqueuedAtMilliseconds: item.enqueuedAtMilliseconds))
         case .refreshTokenAndReplay:
             // The connection already asked its token provider for a fresh token when it saw the
             // answer; the next send carries it.
             statistics.replayed += 1
-            metrics.notification(app: notification.job.app, outcome: "replayed", reason: APNsReason.expiredProviderToken.string)
-            ready.append(DispatchItem(notification: notification.retried(), metricsLane: item.metricsLane, enqueuedAtMilliseconds: item.enqueuedAtMilliseconds))
+            metrics.notification(
+                app: notification.job.app, outcome: "replayed", reason: APNsReason.expiredProviderToken.string)
+            ready.append(
+                DispatchItem(
+                    notification: notification.retried(), metricsLane: item.metricsLane,
+                    enqueuedAtMilliseconds: item.enqueuedAtMilliseconds))
         }
     }
 }

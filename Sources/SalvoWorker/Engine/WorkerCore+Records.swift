@@ -16,34 +16,44 @@ extension WorkerCore {
     /// `countsNotification`: a rejected token, which is a notification finished by its dead letter
     /// only in the sense that the ledger opened the job with the record already counted.
     func publishDeadLetter(
-        _ record: DeadLetterRecord, source: SourcePosition, generation: JobLedger.Generation, countsNotification: Bool, tokenIndices: [Int32] = []
+        _ record: DeadLetterRecord, source: SourcePosition, generation: JobLedger.Generation, countsNotification: Bool,
+        tokenIndices: [Int32] = []
     ) {
         if countsNotification {
             statistics.deadLettered += 1
             metrics.notification(app: record.app ?? "", outcome: "dead_lettered", reason: record.reason.metricLabel)
         }
         metrics.deadLetter(reason: record.reason.metricLabel)
-        publish(PendingRecord(
-            kind: .deadLetter, topic: configuration.topics.deadLetter, record: record.record(), source: source, generation: generation,
-            tokenIndices: tokenIndices))
+        publish(
+            PendingRecord(
+                kind: .deadLetter, topic: configuration.topics.deadLetter, record: record.record(), source: source,
+                generation: generation,
+                tokenIndices: tokenIndices))
     }
 
     /// Writes notifications the worker cannot hold (memory bound, too far ahead, or shutdown) to
     /// the retry topic, one record per job and attempt, each finishing its notifications in the
     /// ledger with the record counted once.
     func handOff(_ batch: RetryScheduler.StateMachine<C>.Batch) {
-        let dueAt = UTCTimestamp(millisecondsSince1970: UTCTimestamp.now().millisecondsSince1970 + max(0, clock.now.duration(to: batch.due).nanoseconds / 1_000_000))
+        let dueAt = UTCTimestamp(
+            millisecondsSince1970: UTCTimestamp.now().millisecondsSince1970
+                + max(0, clock.now.duration(to: batch.due).nanoseconds / 1_000_000))
         for record in RetryRecord.grouping(batch.notifications, dueAt: dueAt) {
             let job = record.job
-            publish(PendingRecord(
-                kind: .retry, topic: configuration.topics.retry, record: record.record(), source: job.source, generation: job.ledgerGeneration,
-                tokenIndices: record.tokenIndices))
+            publish(
+                PendingRecord(
+                    kind: .retry, topic: configuration.topics.retry, record: record.record(), source: job.source,
+                    generation: job.ledgerGeneration,
+                    tokenIndices: record.tokenIndices))
             statistics.handedOff += record.tokens.count
-            metrics.notification(app: record.job.app, outcome: "retry_handed_off", reason: "", count: record.tokens.count)
+            metrics.notification(
+                app: record.job.app, outcome: "retry_handed_off", reason: "", count: record.tokens.count)
             // The record counts once for the job, and once for each of its tokens' checkpoint.
             for (position, index) in record.tokenIndices.enumerated() {
-                ledgerAction(ledger.notificationFinished(
-                    job.source, generation: job.ledgerGeneration, records: position == 0 ? 1 : 0, index: index, tokenRecords: 1))
+                ledgerAction(
+                    ledger.notificationFinished(
+                        job.source, generation: job.ledgerGeneration, records: position == 0 ? 1 : 0, index: index,
+                        tokenRecords: 1))
             }
         }
     }
@@ -102,7 +112,8 @@ extension WorkerCore {
             warnRepeated(
                 "dead letter refused for good, abandoned so its partition can commit", key: "produce-abandoned",
                 metadata: [
-                    "topic": "\(pending.topic)", "error": "\(error)", "source": "\(pending.source.topic)/\(pending.source.partition)@\(pending.source.offset)",
+                    "topic": "\(pending.topic)", "error": "\(error)",
+                    "source": "\(pending.source.topic)/\(pending.source.partition)@\(pending.source.offset)",
                 ])
             recordSettled(pending)
             return
@@ -113,7 +124,8 @@ extension WorkerCore {
             "record refused for good, writing a dead letter without its body", key: "produce-refused",
             metadata: ["topic": "\(pending.topic)", "error": "\(error)", "bytes": "\(pending.record.value.count)"])
         let replacement = BodylessDeadLetter.record(
-            replacing: pending, error: error.rdKafkaErrorName ?? error.code.description, deadLetterTopic: configuration.topics.deadLetter)
+            replacing: pending, error: error.rdKafkaErrorName ?? error.code.description,
+            deadLetterTopic: configuration.topics.deadLetter)
         // Counted already: the pending count and the ledger's record stay as they are.
         publisher(replacement)
     }
@@ -122,7 +134,8 @@ extension WorkerCore {
     /// and intake paused on a full records queue resumes once it is half empty.
     private func recordSettled(_ pending: PendingRecord) {
         pendingRecords -= 1
-        ledgerAction(ledger.recordAcknowledged(pending.source, generation: pending.generation, indices: pending.tokenIndices))
+        ledgerAction(
+            ledger.recordAcknowledged(pending.source, generation: pending.generation, indices: pending.tokenIndices))
         if !recordWaiters.isEmpty, pendingRecords <= Self.maximumPendingRecords / 2 {
             resumeRecordWaiters()
             schedulePump()

@@ -1,5 +1,5 @@
-import Metrics
 import Logging
+import Metrics
 import NIOCore
 
 /// Revokes in two steps. ``revoking(_:done:)`` comes from the consumer's revoke barrier before
@@ -51,7 +51,9 @@ extension WorkerCore {
         ledger.forget { partitions.contains($0.partitionKey) }
         revokingPartitions.subtract(partitions)
         // A lost assignment leaves no offsets to commit, so no commit would ever open the gate.
-        for consumer in Set(partitions.map { $0.topic == configuration.topics.priority ? CommitGate.Consumer.priority : .campaign }) {
+        for consumer in Set(
+            partitions.map { $0.topic == configuration.topics.priority ? CommitGate.Consumer.priority : .campaign })
+        {
             commitGate.partitionsGone(consumer)
             reportCommitGate(consumer)
         }
@@ -79,7 +81,9 @@ extension WorkerCore {
         var dropped = 0
         var handedOff = 0
         let isRevokedJob: (DispatchUnit) -> Bool = { partitions.contains($0.reference.source.partitionKey) }
-        let laneJobs = scheduler.removeAll(where: isRevokedJob) + pausedJobs.removeAll(where: isRevokedJob).map { ($0.unit, $0.first) }
+        let laneJobs =
+            scheduler.removeAll(where: isRevokedJob)
+            + pausedJobs.removeAll(where: isRevokedJob).map { ($0.unit, $0.first) }
         for (unit, first) in laneJobs {
             if mode == .handOffBegun, first > 0 {
                 let notifications = (first..<unit.job.notificationCount).map(unit.notification(at:))
@@ -126,12 +130,16 @@ extension WorkerCore {
         guard !revokeWaiters.isEmpty else { return }
         var finished: [RevokeWaiter] = []
         revokeWaiters.removeAll { waiter in
-            guard ledger.unsettledCount(where: { waiter.partitions.contains($0.partitionKey) }) == 0 else { return false }
+            guard ledger.unsettledCount(where: { waiter.partitions.contains($0.partitionKey) }) == 0 else {
+                return false
+            }
             finished.append(waiter)
             return true
         }
         for waiter in finished { waiter.done() }
         guard !revokeWaiters.isEmpty else { return }
-        revokeCheckTask = eventLoop.assumeIsolated().scheduleTask(in: Self.revokeCheckInterval) { self.checkRevokeWaiters() }
+        revokeCheckTask = eventLoop.assumeIsolated().scheduleTask(in: Self.revokeCheckInterval) {
+            self.checkRevokeWaiters()
+        }
     }
 }

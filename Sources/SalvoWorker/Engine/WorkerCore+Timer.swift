@@ -7,7 +7,9 @@ extension WorkerCore {
     /// Sets the timer to the earliest deadline of the retry scheduler, the delayed sends, the
     /// probes and the hold queue.
     func armTimer() {
-        let deadline = [retries.nextDeadline, delayedSends.nextDeadline, nextProbe, holds.nextExpiry, pausedJobs.nextExpiry].compactMap { $0 }.min()
+        let deadline = [
+            retries.nextDeadline, delayedSends.nextDeadline, nextProbe, holds.nextExpiry, pausedJobs.nextExpiry,
+        ].compactMap { $0 }.min()
         guard let deadline else { return }
         if let timerDeadline, timerDeadline <= deadline, timer != nil { return }
         timer?.cancel()

@@ -3,7 +3,9 @@
 extension WorkerCore {
     /// Removes every notification `matches` selects from the retry scheduler and the delayed
     /// sends (in batches, with their due times), the replays and the pools' parked work (due now).
-    func takeWaiting(where matches: (PushNotification) -> Bool) -> (scheduled: [RetryScheduler.StateMachine<C>.Batch], dueNow: [PushNotification]) {
+    func takeWaiting(
+        where matches: (PushNotification) -> Bool
+    ) -> (scheduled: [RetryScheduler.StateMachine<C>.Batch], dueNow: [PushNotification]) {
         let scheduled = retries.removeAll(where: matches) + delayedSends.removeAll(where: matches)
         var dueNow: [PushNotification] = []
         ready.removeAll { item in

@@ -1,6 +1,6 @@
-import Metrics
 import DequeModule
 import Logging
+import Metrics
 import NIOCore
 import SalvoAPNs
 import SalvoKafka
@@ -164,11 +164,15 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         delayedConfiguration.maximumHeldDelay = Self.maximumRateLimitDelay
         self.delayedSends = try RetryScheduler.StateMachine(configuration: delayedConfiguration, now: now)
         let keys = pools.keys.sorted { ($0.app, $0.environment.rawValue) < ($1.app, $1.environment.rawValue) }
-        self.slots = keys.map { PoolSlot(key: $0, pool: pools[$0]!, health: PoolHealth(configuration: configuration.poolHealth)) }
+        self.slots = keys.map {
+            PoolSlot(key: $0, pool: pools[$0]!, health: PoolHealth(configuration: configuration.poolHealth))
+        }
         self.slotIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         self.commitGate = CommitGate(bound: configuration.maximumUncommittedNotifications)
-        self.holds = CampaignHoldQueue(capacity: configuration.retry.maximumHeldNotifications, maximumHold: configuration.retry.maximumHeldDelay)
-        self.pausedJobs = PausedJobs(capacity: configuration.retry.maximumHeldNotifications, maximumHold: configuration.retry.maximumHeldDelay)
+        self.holds = CampaignHoldQueue(
+            capacity: configuration.retry.maximumHeldNotifications, maximumHold: configuration.retry.maximumHeldDelay)
+        self.pausedJobs = PausedJobs(
+            capacity: configuration.retry.maximumHeldNotifications, maximumHold: configuration.retry.maximumHeldDelay)
         self.lastCommitSucceeded = Array(repeating: now, count: CommitGate.Consumer.allCases.count)
         self.window = Self.window(configuration)
         self.refillBatch = max(1, min(256, self.window / 8))
@@ -214,7 +218,9 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     /// A notification of `job` is terminal; `records` records it caused were enqueued.
     func notificationFinished(_ notification: PushNotification, records: Int = 0) {
         let job = notification.job
-        ledgerAction(ledger.notificationFinished(job.source, generation: job.ledgerGeneration, records: records, index: notification.index))
+        ledgerAction(
+            ledger.notificationFinished(
+                job.source, generation: job.ledgerGeneration, records: records, index: notification.index))
     }
 
     func ledgerAction(_ action: JobLedger.Action) {

@@ -5,7 +5,9 @@ import SalvoAPNs
 /// provider-token registry as the device pools (one JWT per team and key), handed to the core
 /// once it exists and shut down after the drain, when no broadcast is in flight any more.
 extension WorkerEngine {
-    func makeBroadcastSender(_ providers: APNsTokenProviderRegistry<ContinuousClock>) throws(APNsError) -> BroadcastSender {
+    func makeBroadcastSender(
+        _ providers: APNsTokenProviderRegistry<ContinuousClock>
+    ) throws(APNsError) -> BroadcastSender {
         // Management endpoints only for Apple's environments: a custom one (a gateway, the mock)
         // has no known channel-management host, so APNs applies the storage rule itself.
         try BroadcastSender(apps: configuration.apps, eventLoopGroup: eventLoopGroup, tokenProviders: providers)

@@ -16,13 +16,17 @@ extension WorkerEngine {
     /// could send what an operator cancelled.
     func startCampaignControl(_ coreBox: CoreBox) async throws -> CampaignControlFollower? {
         let loop = eventLoop
-        let follower = try CampaignControlFollower(topic: configuration.topics.control, client: configuration.kafka, logger: logger) { state in
+        let follower = try CampaignControlFollower(
+            topic: configuration.topics.control, client: configuration.kafka, logger: logger
+        ) { state in
             // Before the core exists, changes are not lost: the core starts from `current`.
             guard let core = coreBox.core else { return }
             loop.execute { core.value.controlChanged(state) }
         }
         do {
-            try await whenKafkaAnswers(configuration.topics.control) { () throws(KafkaError) in try await follower.start() }
+            try await whenKafkaAnswers(configuration.topics.control) { () throws(KafkaError) in
+                try await follower.start()
+            }
         } catch let error as KafkaError where error.code == .unknownTopic {
             await follower.close()
             logger.warning(
@@ -44,7 +48,9 @@ extension WorkerEngine {
     }
 
     /// Gives the core the commands in force before it takes its first job.
-    func applyInitialControl(_ follower: CampaignControlFollower?, core: NIOLoopBound<WorkerCore<ContinuousClock>>) async {
+    func applyInitialControl(
+        _ follower: CampaignControlFollower?, core: NIOLoopBound<WorkerCore<ContinuousClock>>
+    ) async {
         guard let follower else { return }
         try? await eventLoop.submit { core.value.controlChanged(follower.current) }.get()
     }
@@ -57,7 +63,9 @@ extension WorkerEngine {
     ) -> Task<Void, Never>? {
         guard follower != nil else { return nil }
         let loop = eventLoop
-        let publisher = CampaignProgressPublisher(topic: configuration.topics.campaigns, producer: producer, logger: logger) { now in
+        let publisher = CampaignProgressPublisher(
+            topic: configuration.topics.campaigns, producer: producer, logger: logger
+        ) { now in
             (try? await loop.submit { core.value.campaignProgress.takeChangedRecords(now: now) }.get()) ?? []
         }
         return Task { await publisher.run() }

@@ -20,7 +20,8 @@ extension WorkerEngine {
             guard failure.code != .unknownTopic, !failure.isPermanent, !failure.isFatal else { throw failure }
             failures += 1
             if failures == 1 || failures % 6 == 0 {
-                logger.warning("waiting for Kafka before taking jobs", metadata: ["reading": "\(what)", "error": "\(failure)"])
+                logger.warning(
+                    "waiting for Kafka before taking jobs", metadata: ["reading": "\(what)", "error": "\(failure)"])
             }
             guard !Task.isShuttingDownGracefully, !Task.isCancelled else { throw CancellationError() }
             try await Task.sleep(for: .seconds(5))
@@ -48,7 +49,9 @@ extension WorkerEngine {
             return (nil, .none)
         }
         if await !follower.waitUntilCaughtUp(timeout: .seconds(15)) {
-            logger.warning("job checkpoints not read to their end in 15 s; following them anyway", metadata: ["topic": "\(configuration.topics.progress)"])
+            logger.warning(
+                "job checkpoints not read to their end in 15 s; following them anyway",
+                metadata: ["topic": "\(configuration.topics.progress)"])
         }
         let access = CheckpointAccess(
             lookup: { follower.checkpoint(for: $0) }, topic: configuration.topics.progress,

@@ -14,7 +14,8 @@ extension WorkerEngine {
     /// One lane: pull, decode here (off the core's loop), hand over, and wait while the lane is
     /// full. Ends when cancelled (drain) or when the consumer fails, which stops the engine.
     static func consume(
-        _ consumer: KafkaConsumer, intake: LaneIntake, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop, signal: ShutdownSignal
+        _ consumer: KafkaConsumer, intake: LaneIntake, core: NIOLoopBound<WorkerCore<ContinuousClock>>,
+        loop: any EventLoop, signal: ShutdownSignal
     ) async {
         do {
             var messages = consumer.messages.makeAsyncIterator()
@@ -25,7 +26,9 @@ extension WorkerEngine {
                 // wake the event loop and then this task once per per-user push.
                 var records = [intake.decode(first)]
                 var bytes = first.value.count
-                while records.count < Self.handOverRecords, bytes < Self.handOverBytes, let message = try messages.nextBuffered() {
+                while records.count < Self.handOverRecords, bytes < Self.handOverBytes,
+                    let message = try messages.nextBuffered()
+                {
                     records.append(intake.decode(message))
                     bytes += message.value.count
                 }
@@ -41,7 +44,8 @@ extension WorkerEngine {
 
     /// Feeds records to the producer in order; each acknowledgement hops back to the core.
     static func publish(
-        _ records: AsyncStream<PendingRecord>, producer: KafkaProducer, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop
+        _ records: AsyncStream<PendingRecord>, producer: KafkaProducer, core: NIOLoopBound<WorkerCore<ContinuousClock>>,
+        loop: any EventLoop
     ) async {
         for await pending in records {
             let message = KafkaProducerMessage(
@@ -58,7 +62,8 @@ extension WorkerEngine {
     }
 
     static func watchAssignments(
-        of consumer: KafkaConsumer, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop, publishReadiness: @Sendable () -> Void
+        of consumer: KafkaConsumer, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop,
+        publishReadiness: @Sendable () -> Void
     ) async {
         for await change in consumer.assignmentChanges {
             publishReadiness()
@@ -72,7 +77,9 @@ extension WorkerEngine {
     }
 
     /// `salvo_consumer_lag`, every 5 s, for the partitions still assigned when it is recorded.
-    static func sampleLag(_ consumers: Consumers, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop) async {
+    static func sampleLag(
+        _ consumers: Consumers, core: NIOLoopBound<WorkerCore<ContinuousClock>>, loop: any EventLoop
+    ) async {
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: .seconds(5))

@@ -43,7 +43,9 @@ public final class WorkerEngine: Service, Sendable {
 
     /// Validates `configuration` (and builds the decoders); nothing connects before ``run()``.
     /// - Parameter eventLoopGroup: The core and every APNs pool run on one loop of it.
-    public init(configuration: WorkerConfiguration, eventLoopGroup: any EventLoopGroup, logger: Logger) throws(SalvoWorkerError) {
+    public init(
+        configuration: WorkerConfiguration, eventLoopGroup: any EventLoopGroup, logger: Logger
+    ) throws(SalvoWorkerError) {
         try configuration.validate()
         let jobDecoder = try JobDecoder(configuration: configuration.decoder)
         self.configuration = configuration
@@ -51,7 +53,8 @@ public final class WorkerEngine: Service, Sendable {
         self.eventLoop = eventLoopGroup.next()
         self.logger = logger
         self.intake = LaneIntake(
-            jobDecoder: jobDecoder, retryDecoder: RetryRecordDecoder(jobDecoder: jobDecoder), topics: configuration.topics,
+            jobDecoder: jobDecoder, retryDecoder: RetryRecordDecoder(jobDecoder: jobDecoder),
+            topics: configuration.topics,
             environments: configuration.apps.mapValues { Set($0.endpoints.keys) })
     }
 
@@ -85,7 +88,8 @@ public final class WorkerEngine: Service, Sendable {
         var producerConfiguration = KafkaProducerConfiguration(client: configuration.kafka)
         producerConfiguration.properties = configuration.kafkaProducerProperties
         let kafkaMetrics = WorkerKafkaMetrics(topics: configuration.topics)
-        let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger, observer: kafkaMetrics.producerObserver)
+        let producer = try KafkaProducer(
+            configuration: producerConfiguration, logger: logger, observer: kafkaMetrics.producerObserver)
         // Read before the consumers join: a partition resumed after a crash finds its checkpoint.
         let (checkpointFollower, checkpoints): (CheckpointFollower?, CheckpointAccess)
         do {
@@ -128,7 +132,8 @@ public final class WorkerEngine: Service, Sendable {
         let (records, publisher) = AsyncStream.makeStream(of: PendingRecord.self)
         let core: NIOLoopBound<WorkerCore<ContinuousClock>>
         do {
-            core = try await makeCore(consumers: consumers, pools: pools, publisher: publisher, checkpoints: checkpoints)
+            core = try await makeCore(
+                consumers: consumers, pools: pools, publisher: publisher, checkpoints: checkpoints)
             try await attach(broadcastSender, to: core)
             coreBox.set(core)
             await applyInitialControl(control, core: core)
@@ -153,7 +158,9 @@ public final class WorkerEngine: Service, Sendable {
             Task { await Self.consume(consumer, intake: intake, core: core, loop: loop, signal: signal) }
         }
         let watchers = consumers.all.map { consumer in
-            Task { await Self.watchAssignments(of: consumer, core: core, loop: loop, publishReadiness: publishReadiness) }
+            Task {
+                await Self.watchAssignments(of: consumer, core: core, loop: loop, publishReadiness: publishReadiness)
+            }
         }
         let lagSampler = Task { await Self.sampleLag(consumers, core: core, loop: loop) }
 
@@ -168,7 +175,8 @@ public final class WorkerEngine: Service, Sendable {
         let drain = Task {
             await self.drain(
                 core: core, consumers: consumers, consumerTasks: consumerTasks, lagSampler: lagSampler,
-                publisher: publisher, publisherTask: publisherTask, progressTask: progressTask, producer: producer, pools: pools,
+                publisher: publisher, publisherTask: publisherTask, progressTask: progressTask, producer: producer,
+                pools: pools,
                 publishReadiness: publishReadiness)
             for watcher in watchers { await watcher.value }
             await broadcastSender.shutdown()
@@ -184,7 +192,8 @@ public final class WorkerEngine: Service, Sendable {
     private func makeConsumers(_ coreBox: CoreBox) throws(KafkaError) -> Consumers {
         let closeTimeout = min(.seconds(30), configuration.drainDeadline / 5)
         var campaign = KafkaConsumerConfiguration(
-            client: configuration.kafka, groupID: configuration.groupID, topics: [configuration.topics.jobs, configuration.topics.retry])
+            client: configuration.kafka, groupID: configuration.groupID,
+            topics: [configuration.topics.jobs, configuration.topics.retry])
         // A campaign record may hold 100,000 tokens: a few buffered records are plenty.
         campaign.bufferCapacity = 16
         campaign.closeTimeout = closeTimeout
@@ -194,18 +203,23 @@ public final class WorkerEngine: Service, Sendable {
         campaign.readsKeysAndHeaders = false
         campaign.assignmentStrategy = configuration.assignmentStrategy
         var priority = KafkaConsumerConfiguration(
-            client: configuration.kafka, groupID: configuration.groupID + ".priority", topics: [configuration.topics.priority])
+            client: configuration.kafka, groupID: configuration.groupID + ".priority",
+            topics: [configuration.topics.priority])
         priority.closeTimeout = closeTimeout
         priority.commitInterval = configuration.commitInterval
         // A per-user push waits out an idle fetch: brokers that hold it for the whole
         // `fetch.wait.max.ms` (librdkafka's default 500 ms; Tansu does) add that to its latency.
         // 10 ms costs a fetch request per 10 ms while idle (docs/benchmarks.md, issue 21); a value
         // in `kafka.consumer_properties` wins.
-        priority.properties = ["fetch.wait.max.ms": "10"].merging(configuration.kafkaConsumerProperties) { _, configured in configured }
+        priority.properties = ["fetch.wait.max.ms": "10"].merging(configuration.kafkaConsumerProperties) {
+            _, configured in configured
+        }
         priority.readsKeysAndHeaders = false
         priority.assignmentStrategy = configuration.assignmentStrategy
         let (loop, revokeWait) = (eventLoop, configuration.revokeWait)
-        func consumer(_ settings: KafkaConsumerConfiguration, _ lane: CommitGate.Consumer) throws(KafkaError) -> KafkaConsumer {
+        func consumer(
+            _ settings: KafkaConsumerConfiguration, _ lane: CommitGate.Consumer
+        ) throws(KafkaError) -> KafkaConsumer {
             var observer = WorkerKafkaMetrics.consumerObserver(group: settings.groupID)
             let metricsCommitted = observer.committed
             observer.committed = { duration, succeeded in
@@ -215,17 +229,21 @@ public final class WorkerEngine: Service, Sendable {
             }
             let barrier = KafkaRevokeBarrier(limit: revokeWait) { partitions, done in
                 guard let core = coreBox.core else { return done() }
-                let revoking = Set(partitions.map { SourcePosition.Partition(topic: $0.topic, partition: $0.partition) })
+                let revoking = Set(
+                    partitions.map { SourcePosition.Partition(topic: $0.topic, partition: $0.partition) })
                 loop.execute { core.value.revoking(revoking, done: done) }
             }
-            return try KafkaConsumer(configuration: settings, logger: logger, observer: observer, revokeBarrier: barrier)
+            return try KafkaConsumer(
+                configuration: settings, logger: logger, observer: observer, revokeBarrier: barrier)
         }
         let campaignConsumer = try consumer(campaign, .campaign)
         let priorityConsumer = try consumer(priority, .priority)
         return Consumers(campaign: campaignConsumer, priority: priorityConsumer)
     }
 
-    private func makePools(_ providers: APNsTokenProviderRegistry<ContinuousClock>) throws(APNsError) -> [WorkerPoolKey: APNsConnectionPool] {
+    private func makePools(
+        _ providers: APNsTokenProviderRegistry<ContinuousClock>
+    ) throws(APNsError) -> [WorkerPoolKey: APNsConnectionPool] {
         var pools: [WorkerPoolKey: APNsConnectionPool] = [:]
         for (name, app) in configuration.apps {
             // Every notification carries its deterministic apns-id, which APNs echoes: the
@@ -239,11 +257,13 @@ public final class WorkerEngine: Service, Sendable {
                 switch app.credential {
                 case .token(let credential):
                     pool = try APNsConnectionPool(
-                        credential: credential, tokenProvider: try providers.provider(for: credential), environment: environment,
+                        credential: credential, tokenProvider: try providers.provider(for: credential),
+                        environment: environment,
                         configuration: poolConfiguration, eventLoop: eventLoop, logger: logger)
                 case .certificate:
                     pool = try APNsConnectionPool(
-                        credential: app.credential, environment: environment, configuration: poolConfiguration, eventLoop: eventLoop,
+                        credential: app.credential, environment: environment, configuration: poolConfiguration,
+                        eventLoop: eventLoop,
                         logger: logger)
                 }
                 pool.start()
@@ -254,13 +274,15 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     private func makeCore(
-        consumers: Consumers, pools: [WorkerPoolKey: APNsConnectionPool], publisher: AsyncStream<PendingRecord>.Continuation,
+        consumers: Consumers, pools: [WorkerPoolKey: APNsConnectionPool],
+        publisher: AsyncStream<PendingRecord>.Continuation,
         checkpoints: CheckpointAccess
     ) async throws -> NIOLoopBound<WorkerCore<ContinuousClock>> {
         let priorityTopic = configuration.topics.priority
         let markDone: @Sendable (SourcePosition) -> Void = { source in
             let consumer = source.topic == priorityTopic ? consumers.priority : consumers.campaign
-            consumer.markDone(KafkaTopicPartition(topic: source.topic, partition: source.partition), offset: source.offset)
+            consumer.markDone(
+                KafkaTopicPartition(topic: source.topic, partition: source.partition), offset: source.offset)
         }
         let publish: @Sendable (WorkerStatistics) -> Void = { [weak self] snapshot in
             self?.latestStatistics.withLock { $0 = snapshot }
@@ -283,8 +305,10 @@ public final class WorkerEngine: Service, Sendable {
     // MARK: Drain
 
     private func drain(
-        core: NIOLoopBound<WorkerCore<ContinuousClock>>, consumers: Consumers, consumerTasks: [Task<Void, Never>], lagSampler: Task<Void, Never>,
-        publisher: AsyncStream<PendingRecord>.Continuation, publisherTask: Task<Void, Never>, progressTask: Task<Void, Never>?,
+        core: NIOLoopBound<WorkerCore<ContinuousClock>>, consumers: Consumers, consumerTasks: [Task<Void, Never>],
+        lagSampler: Task<Void, Never>,
+        publisher: AsyncStream<PendingRecord>.Continuation, publisherTask: Task<Void, Never>,
+        progressTask: Task<Void, Never>?,
         producer: KafkaProducer,
         pools: [WorkerPoolKey: APNsConnectionPool], publishReadiness: @Sendable () -> Void
     ) async {
@@ -316,7 +340,9 @@ public final class WorkerEngine: Service, Sendable {
         progressTask?.cancel()
         await progressTask?.value
         let remaining = configuration.drainDeadline - started.duration(to: .now)
-        await Self.close(consumers, producer: producer, pools: pools, logger: logger, producerTimeout: max(.milliseconds(500), remaining / 2))
+        await Self.close(
+            consumers, producer: producer, pools: pools, logger: logger,
+            producerTimeout: max(.milliseconds(500), remaining / 2))
         try? await eventLoop.submit { core.value.stop() }.get()
         state.withLock { $0.consumers = nil }
         logger.info("drained", metadata: ["seconds": "\(started.duration(to: .now))"])

@@ -29,7 +29,9 @@ final class WorkerMetrics {
     private var broadcasts: [String: Counter] = [:]
     private var liveActivityWarnings: [String: Counter] = [:]
     private let latency: [Metrics.Timer] = MetricsLane.allCases.map {
-        Metrics.Timer(label: "salvo_end_to_end_latency_seconds", dimensions: [("lane", $0.rawValue)], preferredDisplayUnit: .seconds)
+        Metrics.Timer(
+            label: "salvo_end_to_end_latency_seconds", dimensions: [("lane", $0.rawValue)],
+            preferredDisplayUnit: .seconds)
     }
     private var lag: [KafkaTopicPartition: Gauge] = [:]
     private let rateLimitedApp = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "app")])
@@ -50,24 +52,39 @@ final class WorkerMetrics {
     private var abandoned: [String: Counter] = [:]
     private var withoutBody: [String: Counter] = [:]
     private let queued: [Lane: Gauge] = Dictionary(
-        uniqueKeysWithValues: Lane.allCases.map { ($0, Gauge(label: "salvo_notifications_queued", dimensions: [("lane", $0.rawValue)])) })
+        uniqueKeysWithValues: Lane.allCases.map {
+            ($0, Gauge(label: "salvo_notifications_queued", dimensions: [("lane", $0.rawValue)]))
+        })
 
     /// Creates, at zero, the series alerts watch for rare events (dead letters of sent
     /// notifications, refused produces), so `/metrics` shows them before the first one happens and
     /// a rate over them is 0 rather than empty.
     init(topics: WorkerTopics) {
-        for code in [DeadLetterReason.retriesExhaustedCode, DeadLetterReason.apnsRejectedCode, DeadLetterReason.invalidRequestCode] {
-            _ = Self.cached(&deadLetters, code) { Counter(label: "salvo_dead_letters_total", dimensions: [("reason", code)]) }
+        for code in [
+            DeadLetterReason.retriesExhaustedCode, DeadLetterReason.apnsRejectedCode,
+            DeadLetterReason.invalidRequestCode,
+        ] {
+            _ = Self.cached(&deadLetters, code) {
+                Counter(label: "salvo_dead_letters_total", dimensions: [("reason", code)])
+            }
         }
         for topic in [topics.feedback, topics.deadLetter, topics.retry] {
-            _ = Self.cached(&produceFailures, topic) { Counter(label: "salvo_kafka_produce_failures_total", dimensions: [("topic", topic)]) }
-            _ = Self.cached(&withoutBody, topic) { Counter(label: "salvo_dead_letters_without_body_total", dimensions: [("refused_topic", topic)]) }
+            _ = Self.cached(&produceFailures, topic) {
+                Counter(label: "salvo_kafka_produce_failures_total", dimensions: [("topic", topic)])
+            }
+            _ = Self.cached(&withoutBody, topic) {
+                Counter(label: "salvo_dead_letters_without_body_total", dimensions: [("refused_topic", topic)])
+            }
         }
         for outcome in ["delivered", "dead_lettered", "retry_scheduled"] {
-            _ = Self.cached(&broadcasts, outcome) { Counter(label: "salvo_broadcasts_total", dimensions: [("outcome", outcome)]) }
+            _ = Self.cached(&broadcasts, outcome) {
+                Counter(label: "salvo_broadcasts_total", dimensions: [("outcome", outcome)])
+            }
         }
         for (_, kind) in LiveActivityWarnings.labels {
-            _ = Self.cached(&liveActivityWarnings, kind) { Counter(label: "salvo_live_activity_warnings_total", dimensions: [("kind", kind)]) }
+            _ = Self.cached(&liveActivityWarnings, kind) {
+                Counter(label: "salvo_live_activity_warnings_total", dimensions: [("kind", kind)])
+            }
         }
         _ = Self.cached(&abandoned, topics.deadLetter) {
             Counter(label: "salvo_records_abandoned_total", dimensions: [("topic", topics.deadLetter)])
@@ -100,7 +117,9 @@ final class WorkerMetrics {
         guard deliveredUnflushed > 0 else { return }
         let app = deliveredApp
         Self.cached(&delivered, app) {
-            Counter(label: "salvo_notifications_total", dimensions: [("app", app), ("outcome", "delivered"), ("reason", "")])
+            Counter(
+                label: "salvo_notifications_total",
+                dimensions: [("app", app), ("outcome", "delivered"), ("reason", "")])
         }.increment(by: deliveredUnflushed)
         deliveredUnflushed = 0
     }
@@ -109,7 +128,9 @@ final class WorkerMetrics {
     func notification(app: String, outcome: String, reason: String, count: Int = 1) {
         let key = NotificationKey(app: app, outcome: outcome, reason: reason)
         Self.cached(&notifications, key) {
-            Counter(label: "salvo_notifications_total", dimensions: [("app", app), ("outcome", outcome), ("reason", reason)])
+            Counter(
+                label: "salvo_notifications_total",
+                dimensions: [("app", app), ("outcome", outcome), ("reason", reason)])
         }.increment(by: count)
     }
 
@@ -134,13 +155,16 @@ final class WorkerMetrics {
             counter.increment()
             return
         }
-        let counter = Counter(label: "salvo_jobs_total", dimensions: [("lane", lane.rawValue), ("result", result.rawValue)])
+        let counter = Counter(
+            label: "salvo_jobs_total", dimensions: [("lane", lane.rawValue), ("result", result.rawValue)])
         jobs[index] = counter
         counter.increment()
     }
 
     func deadLetter(reason: String) {
-        Self.cached(&deadLetters, reason) { Counter(label: "salvo_dead_letters_total", dimensions: [("reason", reason)]) }.increment()
+        Self.cached(&deadLetters, reason) {
+            Counter(label: "salvo_dead_letters_total", dimensions: [("reason", reason)])
+        }.increment()
     }
 
     func feedbackEvent(app: String, reason: String) {
@@ -152,7 +176,9 @@ final class WorkerMetrics {
     /// One broadcast job's outcome: `delivered`, `retry_scheduled`, `dead_lettered`, `cancelled`,
     /// `abandoned` (left unsent to the partition's next owner by a revoke or a drain).
     func broadcast(outcome: String) {
-        Self.cached(&broadcasts, outcome) { Counter(label: "salvo_broadcasts_total", dimensions: [("outcome", outcome)]) }.increment()
+        Self.cached(&broadcasts, outcome) {
+            Counter(label: "salvo_broadcasts_total", dimensions: [("outcome", outcome)])
+        }.increment()
     }
 
     /// A Live Activity payload a device would partly ignore (``LiveActivityWarnings/labels``).
@@ -184,7 +210,9 @@ final class WorkerMetrics {
 
     /// A body-less dead letter was refused too and given up (the last resort).
     func recordAbandoned(topic: String) {
-        Self.cached(&abandoned, topic) { Counter(label: "salvo_records_abandoned_total", dimensions: [("topic", topic)]) }.increment()
+        Self.cached(&abandoned, topic) {
+            Counter(label: "salvo_records_abandoned_total", dimensions: [("topic", topic)])
+        }.increment()
     }
 
     func rateLimited(byApp: Bool) {
@@ -208,7 +236,9 @@ final class WorkerMetrics {
             guard let value = sample.lag else { continue }
             let partition = sample.topicPartition
             Self.cached(&lag, partition) {
-                Gauge(label: "salvo_consumer_lag", dimensions: [("topic", partition.topic), ("partition", String(partition.partition))])
+                Gauge(
+                    label: "salvo_consumer_lag",
+                    dimensions: [("topic", partition.topic), ("partition", String(partition.partition))])
             }.record(value)
         }
     }

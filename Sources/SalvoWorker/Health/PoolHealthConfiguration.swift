@@ -41,7 +41,8 @@ public struct PoolHealthConfiguration: Sendable, Hashable {
         try ConfigurationBounds.probeDelay.check(maximumProbeDelay, key: "health.max_probe_delay")
         guard initialProbeDelay <= maximumProbeDelay else {
             throw .invalidConfiguration(
-                "health.initial_probe_delay: \(initialProbeDelay) must not exceed health.max_probe_delay (\(maximumProbeDelay))")
+                "health.initial_probe_delay: \(initialProbeDelay) must not exceed health.max_probe_delay (\(maximumProbeDelay))"
+            )
         }
     }
 }

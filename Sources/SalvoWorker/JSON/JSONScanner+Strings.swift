@@ -65,7 +65,7 @@ extension JSONScanner {
         guard let escaped = peek() else { throw syntaxError(expecting: "an escape sequence") }
         switch escaped {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             index += 1
         case UInt8(ascii: "u"):
             guard bytes.count - index > 4, hexQuad(at: index + 1) != nil else {
@@ -86,12 +86,20 @@ extension JSONScanner {
         let continuationCount: Int
         switch lead {
         case 0xC2...0xDF: continuationCount = 1
-        case 0xE0: continuationCount = 2; lower = 0xA0
+        case 0xE0:
+            continuationCount = 2
+            lower = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: continuationCount = 2
-        case 0xED: continuationCount = 2; upper = 0x9F
-        case 0xF0: continuationCount = 3; lower = 0x90
+        case 0xED:
+            continuationCount = 2
+            upper = 0x9F
+        case 0xF0:
+            continuationCount = 3
+            lower = 0x90
         case 0xF1...0xF3: continuationCount = 3
-        case 0xF4: continuationCount = 3; upper = 0x8F
+        case 0xF4:
+            continuationCount = 3
+            upper = 0x8F
         default: return false
         }
         guard bytes.count - index > continuationCount else { return false }
@@ -150,8 +158,9 @@ extension JSONScanner {
                 if (0xD800...0xDBFF).contains(scalar) {
                     // A high surrogate counts only when a low surrogate escape follows.
                     if position + 6 <= span.range.upperBound, bytes[position] == UInt8(ascii: "\\"),
-                       bytes[position + 1] == UInt8(ascii: "u"), let low = hexQuad(at: position + 2),
-                       (0xDC00...0xDFFF).contains(low) {
+                        bytes[position + 1] == UInt8(ascii: "u"), let low = hexQuad(at: position + 2),
+                        (0xDC00...0xDFFF).contains(low)
+                    {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                         position += 6
                     } else {

@@ -137,7 +137,8 @@ struct JSONScanner {
     private mutating func enterContainer(opening: UInt8, _ expectation: String) throws(JobRejection) {
         guard peek() == opening else { throw syntaxError(expecting: expectation) }
         guard depth < Self.maximumDepth else {
-            throw JobRejection(.malformedJSON, "malformed JSON at byte \(index): nesting deeper than \(Self.maximumDepth)")
+            throw JobRejection(
+                .malformedJSON, "malformed JSON at byte \(index): nesting deeper than \(Self.maximumDepth)")
         }
         depth += 1
         index += 1
@@ -269,7 +270,8 @@ struct JSONScanner {
         for offset in digits {
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             let digit = Int64(bytes[offset] &- UInt8(ascii: "0"))
-            let (sum, overflow2) = isNegative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+            let (sum, overflow2) =
+                isNegative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
             guard !overflow1, !overflow2 else { return nil }
             value = sum
         }

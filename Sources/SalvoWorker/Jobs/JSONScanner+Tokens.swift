@@ -22,7 +22,9 @@ extension JSONScanner {
                 throw JobRejection(.invalidField, "tokens[\(position)] must be a string, found \(found)")
             }
             let text = scanner.string(try scanner.scanString())
-            rejections.append(TokenRejection(index: position, text: Self.cut(text), message: Self.tokenMessage(text, position: position)))
+            rejections.append(
+                TokenRejection(
+                    index: position, text: Self.cut(text), message: Self.tokenMessage(text, position: position)))
         }
     }
 
@@ -56,8 +58,9 @@ extension JSONScanner {
         }
         let length = end - start
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\""),
-              length >= DeviceToken.minimumHexLength, length <= DeviceToken.maximumHexLength,
-              length % 2 == 0 else { return nil }
+            length >= DeviceToken.minimumHexLength, length <= DeviceToken.maximumHexLength,
+            length % 2 == 0
+        else { return nil }
         index = end + 1
         return start..<end
     }
@@ -86,6 +89,7 @@ extension JSONScanner {
 
     private static func tokenMessage(_ text: String, position: Int?) -> String {
         let name = position.map { "tokens[\($0)]" } ?? "token"
-        return "\(name) must be an even number of \(DeviceToken.minimumHexLength)…\(DeviceToken.maximumHexLength) hex characters without escapes, got \(text.utf8.count) bytes"
+        return
+            "\(name) must be an even number of \(DeviceToken.minimumHexLength)…\(DeviceToken.maximumHexLength) hex characters without escapes, got \(text.utf8.count) bytes"
     }
 }

@@ -66,7 +66,9 @@ public final class Job: Sendable {
     /// What every notification of this job, read from `source`, carries about it.
     /// - Parameter ledgerGeneration: Default: 0 (not tracked by a ledger).
     public func reference(source: SourcePosition, ledgerGeneration: JobLedger.Generation = 0) -> JobReference {
-        JobReference(id: id, app: app, campaignID: campaignID, environment: environment, source: source, ledgerGeneration: ledgerGeneration)
+        JobReference(
+            id: id, app: app, campaignID: campaignID, environment: environment, source: source,
+            ledgerGeneration: ledgerGeneration)
     }
 
     /// The payload `token` receives: the shared bytes, or a copy with its badge spliced in.
@@ -96,6 +98,7 @@ public final class Job: Sendable {
     public func notification(at index: Int, shared: PushNotification.Shared, attempt: Int = 1) -> PushNotification {
         let token = tokens[index]
         return PushNotification(
-            shared: shared, token: token, ownPayload: splicedPayload(for: token), index: Int32(truncatingIfNeeded: index), attempt: attempt)
+            shared: shared, token: token, ownPayload: splicedPayload(for: token),
+            index: Int32(truncatingIfNeeded: index), attempt: attempt)
     }
 }

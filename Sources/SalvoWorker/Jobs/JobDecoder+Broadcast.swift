@@ -11,9 +11,12 @@ extension JobDecoder {
             do throws(JobRejection) {
                 guard message.readableBytes <= configuration.maximumJobBytes else {
                     throw JobRejection(
-                        .jobTooLarge, "the message has \(message.readableBytes) bytes; at most \(configuration.maximumJobBytes) are accepted")
+                        .jobTooLarge,
+                        "the message has \(message.readableBytes) bytes; at most \(configuration.maximumJobBytes) are accepted"
+                    )
                 }
-                let reader = JobFieldReader(message: message, maximumTokens: configuration.maximumTokens, readsRetry: false)
+                let reader = JobFieldReader(
+                    message: message, maximumTokens: configuration.maximumTokens, readsRetry: false)
                 try reader.read(into: &fields)
                 if fields.channelID != nil { return .broadcast(try self.assembleBroadcast(fields)) }
                 return .push(try self.assemble(fields, message: message))
@@ -49,15 +52,20 @@ extension JobDecoder {
         } catch {
             throw JobRejection(error)
         }
-        if let topic = fields.topic, topic != app.profile.bundleID, topic != app.profile.bundleID + ".push-type.liveactivity" {
-            throw JobRejection(.invalidTopic, "a broadcast goes to its app's bundle id; topic \"\(topic.prefix(80))\" is another app's")
+        if let topic = fields.topic, topic != app.profile.bundleID,
+            topic != app.profile.bundleID + ".push-type.liveactivity"
+        {
+            throw JobRejection(
+                .invalidTopic, "a broadcast goes to its app's bundle id; topic \"\(topic.prefix(80))\" is another app's"
+            )
         }
         if fields.collapseID != nil {
             throw JobRejection(.invalidCollapseID, "a broadcast carries no apns-collapse-id")
         }
         let expiration: APNsExpiration
         do {
-            expiration = try fields.expiration.map { seconds throws(APNsError) in try APNsExpiration(secondsSince1970: seconds) }
+            expiration =
+                try fields.expiration.map { seconds throws(APNsError) in try APNsExpiration(secondsSince1970: seconds) }
                 ?? .immediately
         } catch {
             throw JobRejection(error)
@@ -71,7 +79,8 @@ extension JobDecoder {
         let priority = fields.priority ?? .immediate
         let warnings = try LiveActivityPayload.check(payload.readableBytesView, kind: .broadcast, priority: priority)
         return BroadcastJob(
-            id: id, app: appName, campaignID: fields.campaignID, environment: fields.environment ?? app.profile.environment,
+            id: id, app: appName, campaignID: fields.campaignID,
+            environment: fields.environment ?? app.profile.environment,
             bundleID: bundleID, channelID: channelID, priority: priority, expiration: expiration, payload: payload,
             warnings: warnings)
     }

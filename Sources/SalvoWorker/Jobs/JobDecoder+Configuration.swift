@@ -30,7 +30,8 @@ extension JobDecoder {
                 do {
                     _ = try APNsTopic(profile.bundleID)
                 } catch {
-                    throw .invalidConfiguration("app \"\(name)\": bundle id \"\(profile.bundleID)\" is not a valid topic")
+                    throw .invalidConfiguration(
+                        "app \"\(name)\": bundle id \"\(profile.bundleID)\" is not a valid topic")
                 }
             }
         }

@@ -31,9 +31,13 @@ public struct JobDecoder: Sendable {
     func decode(_ message: ByteBuffer, into fields: inout JobFields, readsRetry: Bool) throws(JobRejection) -> Job {
         do throws(JobRejection) {
             guard message.readableBytes <= configuration.maximumJobBytes else {
-                throw JobRejection(.jobTooLarge, "the message has \(message.readableBytes) bytes; at most \(configuration.maximumJobBytes) are accepted")
+                throw JobRejection(
+                    .jobTooLarge,
+                    "the message has \(message.readableBytes) bytes; at most \(configuration.maximumJobBytes) are accepted"
+                )
             }
-            let reader = JobFieldReader(message: message, maximumTokens: configuration.maximumTokens, readsRetry: readsRetry)
+            let reader = JobFieldReader(
+                message: message, maximumTokens: configuration.maximumTokens, readsRetry: readsRetry)
             try reader.read(into: &fields)
             return try assemble(fields, message: message)
         } catch {
@@ -47,7 +51,8 @@ public struct JobDecoder: Sendable {
     func assemble(_ fields: JobFields, message: ByteBuffer) throws(JobRejection) -> Job {
         if fields.channelID != nil {
             // Only ``decodeAny(_:)`` returns broadcasts; a caller of `decode` cannot send one.
-            throw JobRejection(.conflictingFields, "channel_id makes this a broadcast job, which this path does not send")
+            throw JobRejection(
+                .conflictingFields, "channel_id makes this a broadcast job, which this path does not send")
         }
         guard let id = fields.id else { throw Self.missing("id") }
         guard let appName = fields.app else { throw Self.missing("app") }
@@ -60,7 +65,8 @@ public struct JobDecoder: Sendable {
         let splice = try badgeSplice(fields, payload: payload, pushType: headers.pushType)
         var warnings: LiveActivityWarnings = []
         if headers.pushType == .liveactivity {
-            warnings = try LiveActivityPayload.check(payload.readableBytesView, kind: .device, priority: headers.priority)
+            warnings = try LiveActivityPayload.check(
+                payload.readableBytesView, kind: .device, priority: headers.priority)
         }
         return Job(
             id: id,
@@ -94,7 +100,8 @@ public struct JobDecoder: Sendable {
             guard let first = fields.tokenRejections.first else {
                 throw JobRejection(.emptyTokenList, "tokens must hold at least one token")
             }
-            throw JobRejection(.invalidToken, "none of the \(fields.tokenRejections.count) tokens is valid; first: \(first.message)")
+            throw JobRejection(
+                .invalidToken, "none of the \(fields.tokenRejections.count) tokens is valid; first: \(first.message)")
         }
     }
 
@@ -102,7 +109,8 @@ public struct JobDecoder: Sendable {
         _ fields: JobFields, app: AppProfile, defaultAlertHeaders: APNsRequestHeaders?
     ) throws(JobRejection) -> APNsRequestHeaders {
         let pushType = fields.pushType ?? .alert
-        if pushType == .alert, fields.topic == nil, fields.priority == nil, fields.expiration == nil, fields.collapseID == nil,
+        if pushType == .alert, fields.topic == nil, fields.priority == nil, fields.expiration == nil,
+            fields.collapseID == nil,
             let shared = defaultAlertHeaders
         {
             return shared
@@ -121,7 +129,9 @@ public struct JobDecoder: Sendable {
                 topic: topic,
                 pushType: pushType,
                 priority: fields.priority,
-                expiration: try fields.expiration.map { seconds throws(APNsError) in try APNsExpiration(secondsSince1970: seconds) },
+                expiration: try fields.expiration.map { seconds throws(APNsError) in
+                    try APNsExpiration(secondsSince1970: seconds)
+                },
                 collapseID: try fields.collapseID.map { text throws(APNsError) in try APNsCollapseID(text) }
             )
         } catch {
@@ -169,13 +179,18 @@ public struct JobDecoder: Sendable {
         }
     }
 
-    private func badgeSplice(_ fields: JobFields, payload: ByteBuffer, pushType: APNsPushType) throws(JobRejection) -> BadgeSplice? {
+    private func badgeSplice(
+        _ fields: JobFields, payload: ByteBuffer, pushType: APNsPushType
+    ) throws(JobRejection) -> BadgeSplice? {
         guard let largest = fields.badges.values.max() else { return nil }
         let splice = try BadgeSplice.locate(in: payload)
         // More digits never make a payload smaller, so the largest badge bounds every variant.
         let size = splice.splicedSize(payloadSize: payload.readableBytes, digits: String(largest).utf8.count)
         guard size <= pushType.maximumPayloadSize else {
-            throw JobRejection(.payloadTooLarge, "with per-token badge \(largest) the payload has \(size) bytes; \(pushType) pushes allow at most \(pushType.maximumPayloadSize)")
+            throw JobRejection(
+                .payloadTooLarge,
+                "with per-token badge \(largest) the payload has \(size) bytes; \(pushType) pushes allow at most \(pushType.maximumPayloadSize)"
+            )
         }
         return splice
     }

@@ -27,14 +27,17 @@ struct JobFieldReader {
                 // Matched on the bytes (no String per member) unless the name has escapes.
                 let field =
                     key.hasEscapes
-                    ? JobField(rawValue: scanner.string(key)) : JobField(name: UnsafeRawBufferPointer(rebasing: scanner.bytes[key.range]))
+                    ? JobField(rawValue: scanner.string(key))
+                    : JobField(name: UnsafeRawBufferPointer(rebasing: scanner.bytes[key.range]))
                 try readMember(field, &scanner, &fields)
             }
             try scanner.expectEnd()
         }
     }
 
-    private func readMember(_ field: JobField?, _ scanner: inout JSONScanner, _ fields: inout JobFields) throws(JobRejection) {
+    private func readMember(
+        _ field: JobField?, _ scanner: inout JSONScanner, _ fields: inout JobFields
+    ) throws(JobRejection) {
         guard let field, field != .retry || readsRetry else {
             try scanner.skipValue()
             return
@@ -72,12 +75,16 @@ struct JobFieldReader {
             try expect(field, kind, .string)
             let text = try scanner.scanDecodedString()
             guard let pushType = APNsPushType(rawValue: text) else {
-                throw JobRejection(.invalidPushType, "push_type \"\(text)\" is not one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw JobRejection(
+                    .invalidPushType,
+                    "push_type \"\(text)\" is not one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             fields.pushType = pushType
         case .priority:
             try expect(field, kind, .number)
-            guard let value = try scanner.scanInteger(), let priority = APNsPriority(rawValue: Int(clamping: value)) else {
+            guard let value = try scanner.scanInteger(), let priority = APNsPriority(rawValue: Int(clamping: value))
+            else {
                 throw JobRejection(.invalidPriority, "priority must be the integer 10, 5 or 1")
             }
             fields.priority = priority
@@ -97,7 +104,8 @@ struct JobFieldReader {
             try expect(field, kind, .string)
             let text = try scanner.scanDecodedString()
             guard let environment = APNsEnvironment.Kind(rawValue: text) else {
-                throw JobRejection(.invalidEnvironment, "environment must be \"production\" or \"sandbox\", got \"\(text)\"")
+                throw JobRejection(
+                    .invalidEnvironment, "environment must be \"production\" or \"sandbox\", got \"\(text)\"")
             }
             fields.environment = environment
         case .perToken:
@@ -113,14 +121,17 @@ struct JobFieldReader {
 
     private func expect(_ field: JobField, _ kind: JSONValueKind, _ expected: JSONValueKind) throws(JobRejection) {
         guard kind == expected else {
-            throw JobRejection(field.typeMismatchReason, "\(field.rawValue) must be \(expected.name), found \(kind.name)")
+            throw JobRejection(
+                field.typeMismatchReason, "\(field.rawValue) must be \(expected.name), found \(kind.name)")
         }
     }
 
     /// A non-empty string of at most ``maximumIdentifierLength`` bytes without control characters.
     /// Checked on the message's bytes when the string has no escapes (the common case), so a
     /// rejected id never becomes a `String` and an accepted one is built once.
-    private func identifier(_ field: JobField, _ kind: JSONValueKind, _ scanner: inout JSONScanner) throws(JobRejection) -> String {
+    private func identifier(
+        _ field: JobField, _ kind: JSONValueKind, _ scanner: inout JSONScanner
+    ) throws(JobRejection) -> String {
         try expect(field, kind, .string)
         let span = try scanner.scanString()
         let isValid: Bool
@@ -135,7 +146,9 @@ struct JobFieldReader {
             text = isValid ? String(decoding: bytes, as: UTF8.self) : ""
         }
         guard isValid else {
-            throw JobRejection(field.typeMismatchReason, "\(field.rawValue) must be 1…\(Self.maximumIdentifierLength) bytes without control characters")
+            throw JobRejection(
+                field.typeMismatchReason,
+                "\(field.rawValue) must be 1…\(Self.maximumIdentifierLength) bytes without control characters")
         }
         return text
     }
@@ -190,7 +203,8 @@ struct JobFieldReader {
         try scanner.forEachMember { key, scanner throws(JobRejection) in
             switch scanner.string(key) {
             case "attempt":
-                guard let value = try scanner.scanInteger(), (1...Int64(Self.maximumRetryAttempt)).contains(value) else {
+                guard let value = try scanner.scanInteger(), (1...Int64(Self.maximumRetryAttempt)).contains(value)
+                else {
                     throw JobRejection(.invalidRetry, "retry.attempt must be an integer 1…\(Self.maximumRetryAttempt)")
                 }
                 retry.attempt = Int(value)

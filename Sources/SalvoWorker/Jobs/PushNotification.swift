@@ -65,7 +65,8 @@ public struct PushNotification: Sendable, Equatable {
 
     /// A notification of a job whose part is already built. `ownPayload`: nil for the job's payload.
     public init(
-        shared: Shared, token: DeviceToken, ownPayload: ByteBuffer? = nil, apnsID: APNsID? = nil, index: Int32 = 0, attempt: Int = 1,
+        shared: Shared, token: DeviceToken, ownPayload: ByteBuffer? = nil, apnsID: APNsID? = nil, index: Int32 = 0,
+        attempt: Int = 1,
         replays: Int = 0
     ) {
         self.shared = shared

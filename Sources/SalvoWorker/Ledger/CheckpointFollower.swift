@@ -34,7 +34,9 @@ final class CheckpointFollower: Sendable {
     /// Starts reading. Throws `.unknownTopic` when the topic is missing, and what the metadata
     /// request met when the broker does not answer (the caller may try again).
     func start(timeout: Duration) async throws(KafkaError) {
-        guard let reader = reader.withLock({ $0 }) else { throw KafkaError(code: .shutdown, message: "the checkpoint follower is closed") }
+        guard let reader = reader.withLock({ $0 }) else {
+            throw KafkaError(code: .shutdown, message: "the checkpoint follower is closed")
+        }
         try await reader.start(timeout: timeout)
     }
 
@@ -67,7 +69,9 @@ final class CheckpointFollower: Sendable {
         switch event {
         case .message(let message):
             for group in groups {
-                guard let checkpoint = JobCheckpoint.decode(key: message.key, value: message.value, group: group) else { continue }
+                guard let checkpoint = JobCheckpoint.decode(key: message.key, value: message.value, group: group) else {
+                    continue
+                }
                 shared.withLock { $0.checkpoints[checkpoint.partitionKey] = checkpoint }
                 return
             }

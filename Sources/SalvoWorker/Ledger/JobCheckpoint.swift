@@ -61,7 +61,8 @@ public struct JobCheckpoint: Sendable, Hashable {
             keyText.hasPrefix(group + "|")
         else { return nil }
         let what = "checkpoint"
-        guard let object = try? CampaignRecordJSON.object(value, what: what), (try? CampaignRecordJSON.version(object, what: what)) != nil,
+        guard let object = try? CampaignRecordJSON.object(value, what: what),
+            (try? CampaignRecordJSON.version(object, what: what)) != nil,
             let topic = try? CampaignRecordJSON.string(object, "topic", what: what),
             let partition = try? CampaignRecordJSON.integer(object, "partition", what: what),
             let offset = try? CampaignRecordJSON.integer(object, "offset", what: what),

@@ -170,7 +170,9 @@ public struct JobLedger: Sendable {
 
     /// Kafka acknowledged one record of `job`, caused by the notifications at `indices` (none for
     /// a record of the whole job).
-    public mutating func recordAcknowledged(_ job: SourcePosition, generation: Generation, indices: [Int32] = []) -> Action {
+    public mutating func recordAcknowledged(
+        _ job: SourcePosition, generation: Generation, indices: [Int32] = []
+    ) -> Action {
         update(job, generation) { outstanding in
             outstanding.recordsAcknowledged += 1
             for index in indices { outstanding.progress?.recordAcknowledged(index) }
@@ -191,7 +193,8 @@ public struct JobLedger: Sendable {
         return lowest.compactMap { partition, entry in
             guard let progress = jobs[entry.generation]?.progress, progress.prefix > 0 else { return nil }
             return JobCheckpoint(
-                topic: partition.topic, partition: partition.partition, offset: entry.offset, jobID: progress.jobID, done: progress.prefix)
+                topic: partition.topic, partition: partition.partition, offset: entry.offset, jobID: progress.jobID,
+                done: progress.prefix)
         }
     }
 
@@ -209,11 +212,14 @@ public struct JobLedger: Sendable {
 
     /// Events for jobs not (or no longer) open, or for an earlier opening of the same position,
     /// are ignored: they belong to revoked partitions.
-    private mutating func update(_ job: SourcePosition, _ generation: Generation, _ change: (inout Outstanding) -> Void) -> Action {
+    private mutating func update(
+        _ job: SourcePosition, _ generation: Generation, _ change: (inout Outstanding) -> Void
+    ) -> Action {
         // One integer hash per event (this runs once per notification) and one access to the
         // entry, in place: each read of `jobs.values[index]` copied the entry out (retaining and
         // releasing its progress), ~900 instructions a notification for three reads.
-        guard let index = jobs.index(forKey: generation), let total = Self.apply(change, to: &jobs.values[index], of: job)
+        guard let index = jobs.index(forKey: generation),
+            let total = Self.apply(change, to: &jobs.values[index], of: job)
         else { return .none }
         notificationsCompleted += total
         jobs.remove(at: index)
@@ -222,7 +228,9 @@ public struct JobLedger: Sendable {
     }
 
     /// Changes `outstanding` if it is `job`'s entry; its total once it is done, else nil.
-    private static func apply(_ change: (inout Outstanding) -> Void, to outstanding: inout Outstanding, of job: SourcePosition) -> Int? {
+    private static func apply(
+        _ change: (inout Outstanding) -> Void, to outstanding: inout Outstanding, of job: SourcePosition
+    ) -> Int? {
         guard outstanding.offset == job.offset, outstanding.partition == job.partition else { return nil }
         change(&outstanding)
         return outstanding.isDone ? outstanding.total : nil

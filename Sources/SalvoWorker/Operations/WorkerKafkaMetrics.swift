@@ -14,7 +14,12 @@ final class WorkerKafkaMetrics: Sendable {
         let written = [topics.feedback, topics.deadLetter, topics.retry] + (topics.outcomes.map { [$0] } ?? [])
         produceDurations = Dictionary(
             written.map { topic in
-                (topic, Metrics.Timer(label: "salvo_kafka_produce_duration_seconds", dimensions: [("topic", topic)], preferredDisplayUnit: .seconds))
+                (
+                    topic,
+                    Metrics.Timer(
+                        label: "salvo_kafka_produce_duration_seconds", dimensions: [("topic", topic)],
+                        preferredDisplayUnit: .seconds)
+                )
             },
             uniquingKeysWith: { first, _ in first })
     }
@@ -34,7 +39,8 @@ final class WorkerKafkaMetrics: Sendable {
         let dimensions = [("group", group)]
         let rebalances = Counter(label: "salvo_consumer_rebalances_total", dimensions: dimensions)
         let assigned = Gauge(label: "salvo_consumer_assigned_partitions", dimensions: dimensions)
-        let commits = Metrics.Timer(label: "salvo_consumer_commit_duration_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds)
+        let commits = Metrics.Timer(
+            label: "salvo_consumer_commit_duration_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds)
         let commitFailures = Counter(label: "salvo_consumer_commit_failures_total", dimensions: dimensions)
         assigned.record(0)
         return KafkaConsumerObserver(

@@ -27,7 +27,8 @@ public struct WorkerMetricsBootstrap: Sendable {
     /// worker runs, to compare across a fleet (`salvo version` prints the same).
     public func publishBuildInfo(version: String, librdkafka: String, nghttp2: String) {
         Metrics.Gauge(
-            label: "salvo_build_info", dimensions: [("version", version), ("librdkafka", librdkafka), ("nghttp2", nghttp2)],
+            label: "salvo_build_info",
+            dimensions: [("version", version), ("librdkafka", librdkafka), ("nghttp2", nghttp2)],
             factory: factory
         ).record(1)
     }

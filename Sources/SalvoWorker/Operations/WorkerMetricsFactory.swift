@@ -17,13 +17,16 @@ package struct WorkerMetricsFactory: MetricsFactory, Sendable {
     /// Buckets by timer label; others get ``defaultDurationBuckets``.
     package var durationBuckets: [String: [Duration]]
     package var defaultDurationBuckets: [Duration] = [
-        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250),
         .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
     ]
     /// Buckets of aggregating recorders (none of Salvo's instruments is one).
     package var valueBuckets: [Double] = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000]
 
-    package init(registry: PrometheusCollectorRegistry, help: [String: String], durationBuckets: [String: [Duration]] = [:]) {
+    package init(
+        registry: PrometheusCollectorRegistry, help: [String: String], durationBuckets: [String: [Duration]] = [:]
+    ) {
         self.registry = registry
         self.help = help
         self.durationBuckets = durationBuckets
@@ -38,7 +41,9 @@ package struct WorkerMetricsFactory: MetricsFactory, Sendable {
         registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
-    package func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
+    package func makeFloatingPointCounter(
+        label: String, dimensions: [(String, String)]
+    ) -> any FloatingPointCounterHandler {
         registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
@@ -53,7 +58,8 @@ package struct WorkerMetricsFactory: MetricsFactory, Sendable {
 
     package func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
         registry.makeDurationHistogram(
-            descriptor: descriptor(label), labels: dimensions, buckets: durationBuckets[label] ?? defaultDurationBuckets)
+            descriptor: descriptor(label), labels: dimensions, buckets: durationBuckets[label] ?? defaultDurationBuckets
+        )
     }
 
     package func destroyCounter(_ handler: any CounterHandler) {

@@ -33,8 +33,11 @@ final class WorkerOperationsHandler: ChannelInboundHandler {
         headers.add(name: "content-length", value: String(response.body.count))
         if let allow = response.allow { headers.add(name: "allow", value: allow) }
         if !keepAlive { headers.add(name: "connection", value: "close") }
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: response.status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: response.body)))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: response.status, headers: headers))),
+            promise: nil)
+        context.write(
+            wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: response.body)))), promise: nil)
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if !keepAlive {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }

@@ -20,12 +20,15 @@ struct WorkerOperationsRouter: Sendable {
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
     init(registry: PrometheusCollectorRegistry, probes: WorkerProbes) {
-        func probe(_ answer: @escaping @Sendable () -> Bool, _ yes: String, _ no: String) -> @Sendable () -> WorkerOperationsResponse {
+        func probe(
+            _ answer: @escaping @Sendable () -> Bool, _ yes: String, _ no: String
+        ) -> @Sendable () -> WorkerOperationsResponse {
             { answer() ? .text(.ok, yes) : .text(.serviceUnavailable, no) }
         }
         routes = [
             "/metrics": {
-                WorkerOperationsResponse(status: .ok, contentType: Self.metricsContentType, body: registry.emitToBuffer())
+                WorkerOperationsResponse(
+                    status: .ok, contentType: Self.metricsContentType, body: registry.emitToBuffer())
             },
             "/health/started": probe(probes.started, "started\n", "starting\n"),
             "/health/live": probe(probes.live, "live\n", "stalled: the dispatch loop has not run for 15 s\n"),

@@ -44,7 +44,9 @@ public final class WorkerOperationsServer: Service, Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "salvo.worker.operations")
     ) {
-        self.init(listener: listener, registry: registry, probes: WorkerProbes(ready: isReady), eventLoopGroup: eventLoopGroup, logger: logger)
+        self.init(
+            listener: listener, registry: registry, probes: WorkerProbes(ready: isReady),
+            eventLoopGroup: eventLoopGroup, logger: logger)
     }
 
     /// The bound port (the one picked when the listener asked for port 0), nil unless listening.
@@ -61,7 +63,8 @@ public final class WorkerOperationsServer: Service, Sendable {
             if let port { return port }
             throw .invalidConfiguration("operations listener on \(listener.host):\(listener.port) was shut down")
         case .refuse:
-            throw .invalidConfiguration("operations listener on \(listener.host):\(listener.port) is starting or was shut down")
+            throw .invalidConfiguration(
+                "operations listener on \(listener.host):\(listener.port) is starting or was shut down")
         case .bind:
             break
         }
@@ -70,7 +73,8 @@ public final class WorkerOperationsServer: Service, Sendable {
             channel = try await bind()
         } catch {
             state.withLock { $0.bindFailed() }
-            throw .invalidConfiguration("operations listener: cannot listen on \(listener.host):\(listener.port): \(error)")
+            throw .invalidConfiguration(
+                "operations listener: cannot listen on \(listener.host):\(listener.port): \(error)")
         }
         switch state.withLock({ $0.bound(channel) }) {
         case .keep:
@@ -79,7 +83,8 @@ public final class WorkerOperationsServer: Service, Sendable {
             return port
         case .close:
             try? await channel.close()
-            throw .invalidConfiguration("operations listener on \(listener.host):\(listener.port) was shut down while binding")
+            throw .invalidConfiguration(
+                "operations listener on \(listener.host):\(listener.port) was shut down while binding")
         }
     }
 

@@ -14,7 +14,8 @@ extension OutcomeClassifier {
         /// dead-lettering them mostly adds noise. Default: false.
         public var deadLetterInvalidTokens: Bool
 
-        public init(maximumAttempts: Int = 10, maximumImmediateReplays: Int = 3, deadLetterInvalidTokens: Bool = false) {
+        public init(maximumAttempts: Int = 10, maximumImmediateReplays: Int = 3, deadLetterInvalidTokens: Bool = false)
+        {
             self.maximumAttempts = maximumAttempts
             self.maximumImmediateReplays = maximumImmediateReplays
             self.deadLetterInvalidTokens = deadLetterInvalidTokens

@@ -27,7 +27,8 @@ public struct OutcomeClassifier: Sendable {
         self.configuration = configuration
     }
 
-    public func classify(_ result: DeliveryResult, of notification: PushNotification, at time: UTCTimestamp) -> Outcome {
+    public func classify(_ result: DeliveryResult, of notification: PushNotification, at time: UTCTimestamp) -> Outcome
+    {
         switch result {
         case .accepted:
             return .delivered
@@ -39,18 +40,22 @@ public struct OutcomeClassifier: Sendable {
         case .unanswered(let error):
             // A connection lost mid-request is worth another connection at once (docs/design.md);
             // a timeout or a failing connect or signer backs off first.
-            if error.code == .connectionLost, notification.replays < configuration.maximumImmediateReplays { return .replayNow }
+            if error.code == .connectionLost, notification.replays < configuration.maximumImmediateReplays {
+                return .replayNow
+            }
             return retry(notification, RetryReason(kind: .unanswered, cause: "\(error.code): \(error.message)"))
         case .rejected(let response):
             return classify(response, of: notification, at: time)
         case .streamProtocolError(let error):
             // One replay, unless immediate replays are switched off altogether.
             if notification.replays < min(1, configuration.maximumImmediateReplays) { return .replayNow }
-            return .permanentFailure(feedback: nil, deadLetter: .streamProtocolError(error, replays: notification.replays))
+            return .permanentFailure(
+                feedback: nil, deadLetter: .streamProtocolError(error, replays: notification.replays))
         }
     }
 
-    private func classify(_ response: APNsResponse, of notification: PushNotification, at time: UTCTimestamp) -> Outcome {
+    private func classify(_ response: APNsResponse, of notification: PushNotification, at time: UTCTimestamp) -> Outcome
+    {
         switch response.retryPolicy {
         case nil:
             return .delivered

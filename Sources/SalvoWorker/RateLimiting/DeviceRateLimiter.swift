@@ -27,7 +27,8 @@ public struct DeviceRateLimiter<C: Clock>: Sendable where C.Duration == Duration
         public func validate() throws(SalvoWorkerError) {
             try limit.validate("device limit")
             guard slotCount >= DeviceRateLimiter.ways, slotCount.nonzeroBitCount == 1 else {
-                throw .invalidConfiguration("slotCount must be a power of two ≥ \(DeviceRateLimiter.ways), got \(slotCount)")
+                throw .invalidConfiguration(
+                    "slotCount must be a power of two ≥ \(DeviceRateLimiter.ways), got \(slotCount)")
             }
         }
     }

@@ -35,7 +35,9 @@ enum BodylessDeadLetter {
     }
 
     /// Headers the replacement writes itself.
-    private static let replacedHeaders: Set<String> = ["salvo-source-topic", "salvo-source-partition", "salvo-source-offset"]
+    private static let replacedHeaders: Set<String> = [
+        "salvo-source-topic", "salvo-source-partition", "salvo-source-offset",
+    ]
 
     private static func sha256Hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -17,6 +17,8 @@ public struct DeadLetterNotification: Sendable, Equatable {
     }
 
     public init(_ notification: PushNotification) {
-        self.init(job: notification.job, token: notification.token.hex, headers: notification.headers, payload: notification.payload)
+        self.init(
+            job: notification.job, token: notification.token.hex, headers: notification.headers,
+            payload: notification.payload)
     }
 }

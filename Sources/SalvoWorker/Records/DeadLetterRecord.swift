@@ -44,18 +44,29 @@ public struct DeadLetterRecord: Sendable, Equatable {
     }
 
     /// A message the decoder rejected as a whole.
-    public static func rejectedJob(_ message: ByteBuffer, _ rejection: JobRejection, source: SourcePosition?, at time: UTCTimestamp) -> DeadLetterRecord {
-        DeadLetterRecord(subject: .job(message), reason: DeadLetterReason(rejection), attempts: 0, app: rejection.app, jobID: rejection.jobID, source: source, failedAt: time)
+    public static func rejectedJob(
+        _ message: ByteBuffer, _ rejection: JobRejection, source: SourcePosition?, at time: UTCTimestamp
+    ) -> DeadLetterRecord {
+        DeadLetterRecord(
+            subject: .job(message), reason: DeadLetterReason(rejection), attempts: 0, app: rejection.app,
+            jobID: rejection.jobID, source: source, failedAt: time)
     }
 
     /// One malformed token of a job that otherwise proceeds.
-    public static func rejectedToken(_ rejection: TokenRejection, of job: Job, source: SourcePosition, at time: UTCTimestamp) -> DeadLetterRecord {
-        let notification = DeadLetterNotification(job: job.reference(source: source), token: rejection.text, headers: job.headers, payload: job.payload)
-        return DeadLetterRecord(subject: .notification(notification), reason: DeadLetterReason(rejection), attempts: 0, app: job.app, jobID: job.id, source: source, failedAt: time)
+    public static func rejectedToken(
+        _ rejection: TokenRejection, of job: Job, source: SourcePosition, at time: UTCTimestamp
+    ) -> DeadLetterRecord {
+        let notification = DeadLetterNotification(
+            job: job.reference(source: source), token: rejection.text, headers: job.headers, payload: job.payload)
+        return DeadLetterRecord(
+            subject: .notification(notification), reason: DeadLetterReason(rejection), attempts: 0, app: job.app,
+            jobID: job.id, source: source, failedAt: time)
     }
 
     /// A notification that failed for good after `notification.attempt` attempts.
-    public static func failedNotification(_ notification: PushNotification, reason: DeadLetterReason, at time: UTCTimestamp) -> DeadLetterRecord {
+    public static func failedNotification(
+        _ notification: PushNotification, reason: DeadLetterReason, at time: UTCTimestamp
+    ) -> DeadLetterRecord {
         DeadLetterRecord(
             subject: .notification(DeadLetterNotification(notification)),
             reason: reason,
@@ -79,7 +90,8 @@ public struct DeadLetterRecord: Sendable, Equatable {
         case .notification(let notification):
             var writer = JSONWriter(capacity: notification.payload.readableBytes + 256)
             writer.beginObject()
-            writer.jobMembers(notification.job, headers: notification.headers, payload: notification.payload) { writer in
+            writer.jobMembers(notification.job, headers: notification.headers, payload: notification.payload) {
+                writer in
                 writer.member("token", notification.token)
             }
             writer.endObject()

@@ -19,7 +19,10 @@ package struct RetryRecord: Sendable, Equatable {
     /// The tokens' ``PushNotification/index`` in their job, for its checkpoint (not written).
     var tokenIndices: [Int32] = []
 
-    package init(job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer, tokens: [DeviceToken], attempt: Int, dueAt: UTCTimestamp) {
+    package init(
+        job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer, tokens: [DeviceToken], attempt: Int,
+        dueAt: UTCTimestamp
+    ) {
         self.job = job
         self.headers = headers
         self.payload = payload
@@ -43,24 +46,28 @@ package struct RetryRecord: Sendable, Equatable {
 
     /// Groups notifications into as few records as possible, in first-seen order. Tokens with a
     /// spliced badge have their own payload and so their own record.
-    package static func grouping(_ notifications: some Sequence<PushNotification>, dueAt: UTCTimestamp) -> [RetryRecord] {
+    package static func grouping(_ notifications: some Sequence<PushNotification>, dueAt: UTCTimestamp) -> [RetryRecord]
+    {
         var records: [RetryRecord] = []
         var positions: [GroupKey: Int] = [:]
         for notification in notifications {
-            let key = GroupKey(job: notification.job, headers: notification.headers, payload: notification.payload, attempt: notification.attempt)
+            let key = GroupKey(
+                job: notification.job, headers: notification.headers, payload: notification.payload,
+                attempt: notification.attempt)
             if let position = positions[key] {
                 records[position].tokens.append(notification.token)
                 records[position].tokenIndices.append(notification.index)
             } else {
                 positions[key] = records.count
-                records.append(RetryRecord(
-                    job: notification.job,
-                    headers: notification.headers,
-                    payload: notification.payload,
-                    tokens: [notification.token],
-                    attempt: notification.attempt,
-                    dueAt: dueAt
-                ))
+                records.append(
+                    RetryRecord(
+                        job: notification.job,
+                        headers: notification.headers,
+                        payload: notification.payload,
+                        tokens: [notification.token],
+                        attempt: notification.attempt,
+                        dueAt: dueAt
+                    ))
                 records[records.count - 1].tokenIndices = [notification.index]
             }
         }

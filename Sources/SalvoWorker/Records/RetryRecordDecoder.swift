@@ -15,7 +15,9 @@ package struct RetryRecordDecoder: Sendable {
         return Result { () throws(JobRejection) in
             let job = try jobDecoder.decode(message, into: &fields, readsRetry: true)
             guard let attempt = fields.retry?.attempt, let dueAt = fields.retry?.dueAtMilliseconds else {
-                throw JobRejection(.invalidRetry, "a retry record needs retry.attempt and retry.due_at_ms", jobID: job.id, app: job.app)
+                throw JobRejection(
+                    .invalidRetry, "a retry record needs retry.attempt and retry.due_at_ms", jobID: job.id, app: job.app
+                )
             }
             return RetryJob(job: job, attempt: attempt, dueAt: UTCTimestamp(millisecondsSince1970: dueAt))
         }

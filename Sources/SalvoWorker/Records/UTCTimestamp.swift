@@ -1,3 +1,5 @@
+import SalvoKafka
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SalvoKafka
 
 /// A wall-clock time in UTC, with millisecond precision: when an event was observed, when a
 /// retry record is due. Records cross processes and machines, so they carry wall time; the state

@@ -40,7 +40,9 @@ extension RetryScheduler {
                 try ConfigurationBounds.backoffMaximum.check(backoff.maximumDelay, key: "\(key).max")
                 try ConfigurationBounds.backoffMultiplier.check(backoff.multiplier, key: "\(key).multiplier")
                 guard backoff.maximumDelay >= backoff.initialDelay else {
-                    let (maximum, initial) = (backoff.maximumDelay.configurationText, backoff.initialDelay.configurationText)
+                    let (maximum, initial) = (
+                        backoff.maximumDelay.configurationText, backoff.initialDelay.configurationText
+                    )
                     throw .invalidConfiguration("\(key).max: \(maximum) is shorter than \(key).initial \(initial)")
                 }
             }

@@ -47,7 +47,9 @@ extension RetryScheduler {
         /// Notifications currently held.
         public private(set) var heldCount = 0
 
-        public init(configuration: Configuration = Configuration(), now: Instant, jitter: Jitter = .random()) throws(SalvoWorkerError) {
+        public init(
+            configuration: Configuration = Configuration(), now: Instant, jitter: Jitter = .random()
+        ) throws(SalvoWorkerError) {
             try configuration.validate()
             self.configuration = configuration
             self.epoch = now
@@ -57,7 +59,9 @@ extension RetryScheduler {
 
         /// A notification the classifier sent to retry (with ``Outcome/retry(_:)``): computes its
         /// due time from its attempt and the reason, then holds it or hands it off.
-        public mutating func schedule(_ notification: PushNotification, reason: RetryReason, now: Instant) -> ScheduleAction {
+        public mutating func schedule(
+            _ notification: PushNotification, reason: RetryReason, now: Instant
+        ) -> ScheduleAction {
             let policy = reason.isPerDeviceToken ? configuration.tooManyRequests : configuration.backoff
             let delay = policy.jitteredDelay(afterAttempt: notification.attempt, fraction: jitter.fraction())
             return hold(notification.retried(), until: now.advanced(by: delay), now: now)
@@ -65,8 +69,11 @@ extension RetryScheduler {
 
         /// Holds a notification, as it is, until `due`: for records read back from the retry topic
         /// before their due time. Beyond the bounds it is handed back to the retry topic.
-        public mutating func hold(_ notification: PushNotification, until due: Instant, now: Instant) -> ScheduleAction {
-            guard heldCount < configuration.maximumHeldNotifications, now.duration(to: due) <= configuration.maximumHeldDelay else {
+        public mutating func hold(_ notification: PushNotification, until due: Instant, now: Instant) -> ScheduleAction
+        {
+            guard heldCount < configuration.maximumHeldNotifications,
+                now.duration(to: due) <= configuration.maximumHeldDelay
+            else {
                 return .handOff(Batch(app: notification.job.app, due: due, notifications: [notification]))
             }
             let key = BucketKey(window: window(containing: due), app: notification.job.app)

@@ -48,22 +48,28 @@ struct BenchAPNsCommand: AsyncParsableCommand {
         guard self.requests > 0, self.connections > 0, self.concurrency > 0, self.batch > 0, self.warmup >= 0,
             (1...self.requests).contains(self.rounds)
         else {
-            throw ValidationError("requests, connections, concurrency, batch and rounds (at most requests) must be positive")
+            throw ValidationError(
+                "requests, connections, concurrency, batch and rounds (at most requests) must be positive")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-apns-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-bench-apns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = try BenchFiles(directory: directory)
         let port = try await Self.freePort()
         let server = try BenchProcess.start(
             "/usr/sbin/nghttpd",
-            ["-a", "127.0.0.1", "-m", "1000", "-d", files.documentRoot, String(port), files.serverKey, files.serverCertificate])
+            [
+                "-a", "127.0.0.1", "-m", "1000", "-d", files.documentRoot, String(port), files.serverKey,
+                files.serverCertificate,
+            ])
         defer { server.kill() }
         try await Self.waitUntilListening(port: port)
 
         let credential = try files.material.tokenCredential()
         let provider = try APNsTokenProvider(credential: credential)
-        let pool = try self.makePool(credential: credential, provider: provider, port: port, caPath: files.caCertificate)
+        let pool = try self.makePool(
+            credential: credential, provider: provider, port: port, caPath: files.caCertificate)
         // Like the worker's requests, each carries an apns-id (the worker's are deterministic per
         // job and token); h2load sends the same header.
         let request = try APNsRequest(
@@ -84,7 +90,8 @@ struct BenchAPNsCommand: AsyncParsableCommand {
             client.add(requests: count, cpu: CPUTime.current(.process) - before, wall: start.duration(to: .now))
             guard outcome.accepted == count else {
                 await pool.shutdown()
-                throw BenchFailure("the pool got \(outcome.accepted) of \(count) requests accepted (\(outcome.other) other outcomes)")
+                throw BenchFailure(
+                    "the pool got \(outcome.accepted) of \(count) requests accepted (\(outcome.other) other outcomes)")
             }
             h2load.add(try self.runH2Load(requests: count, port: port, jwt: jwt, body: files.payloadPath))
         }
@@ -96,7 +103,8 @@ struct BenchAPNsCommand: AsyncParsableCommand {
         print(
             "  details: \(self.requests) requests each in \(self.rounds) alternating rounds, \(self.connections) connection(s) x "
                 + "\(self.concurrency) streams, TLS; pool \(Int(client.rate)) req/s wall (\(Self.format(client.cpu)) CPU-s), "
-                + "h2load \(Int(h2load.rate)) req/s wall (\(Self.format(h2load.cpu)) CPU-s); libnghttp2 \(NGHTTP2Library.version)")
+                + "h2load \(Int(h2load.rate)) req/s wall (\(Self.format(h2load.cpu)) CPU-s); libnghttp2 \(NGHTTP2Library.version)"
+        )
     }
 
     // MARK: The pool
@@ -126,7 +134,9 @@ struct BenchAPNsCommand: AsyncParsableCommand {
         var sent = 0
         while sent < count {
             let size = min(batch.count, count - sent)
-            await pool.send(size == batch.count ? batch : Array(batch.prefix(size))) { _, outcome in tally.record(outcome) }
+            await pool.send(size == batch.count ? batch : Array(batch.prefix(size))) { _, outcome in
+                tally.record(outcome)
+            }
             sent += size
         }
         let deadline = ContinuousClock.now + .seconds(120)
@@ -163,7 +173,9 @@ struct BenchAPNsCommand: AsyncParsableCommand {
     // MARK: Helpers
 
     private static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(
+            host: "127.0.0.1", port: 0
+        ).get()
         let port = channel.localAddress?.port ?? 0
         try await channel.close()
         return port
@@ -264,7 +276,8 @@ private struct BenchFiles {
         try self.material.serverPrivateKeyPEM.write(toFile: self.serverKey, atomically: true, encoding: .utf8)
         let devices = directory.appendingPathComponent("www/3/device")
         try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: devices.appendingPathComponent(BenchAPNsCommand.token).path, contents: Data())
+        _ = FileManager.default.createFile(
+            atPath: devices.appendingPathComponent(BenchAPNsCommand.token).path, contents: Data())
         // 200 bytes of JSON, the shape of a typical alert.
         var payload = #"{"aps":{"alert":{"title":"Salvo benchmark","body":""#
         let tail = #""},"sound":"default"}}"#

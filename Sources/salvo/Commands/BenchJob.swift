@@ -9,7 +9,8 @@ enum BenchJob {
         } else {
             text += #""tokens":["# + tokens.map { "\"\(token($0))\"" }.joined(separator: ",") + "],"
         }
-        return text + #""payload":{"aps":{"alert":{"title":"Benchmark","body":"A notification of a typical size for a campaign"},"sound":"default"}}}"#
+        return text
+            + #""payload":{"aps":{"alert":{"title":"Benchmark","body":"A notification of a typical size for a campaign"},"sound":"default"}}}"#
     }
 
     /// A 64-hex-character device token (the value, zero-padded).

@@ -28,16 +28,20 @@ struct BenchJobsCommand: ParsableCommand {
         let decoder = try JobDecoder(configuration: .init(apps: ["bench": AppProfile(bundleID: "com.example.bench")]))
         let perUser = (0..<1_000).map { Self.job(index: $0, tokens: 1) }
         let campaign = (0..<10).map { Self.job(index: $0, tokens: 1_000) }
-        for (label, jobs, count) in [("per-user (1 token)", perUser, perUserJobs), ("campaign (1,000 tokens)", campaign, campaignJobs)] {
+        for (label, jobs, count) in [
+            ("per-user (1 token)", perUser, perUserJobs), ("campaign (1,000 tokens)", campaign, campaignJobs),
+        ] {
             let salvo = try Self.measure(count: count, jobs: jobs) { job in
                 guard case .success = decoder.decode(job) else { throw CommandFailure("a benchmark job was rejected") }
             }
             let foundation = try Self.measure(count: count, jobs: jobs) { job in
                 _ = try JSONSerialization.jsonObject(with: Data(job.readableBytesView))
             }
-            print(String(
-                format: "jobs %@: JobDecoder %.3f CPU-s/100k jobs, JSONSerialization %.3f (decoder/reference %.2f×)",
-                label, salvo * 100_000 / Double(count), foundation * 100_000 / Double(count), salvo / foundation))
+            print(
+                String(
+                    format:
+                        "jobs %@: JobDecoder %.3f CPU-s/100k jobs, JSONSerialization %.3f (decoder/reference %.2f×)",
+                    label, salvo * 100_000 / Double(count), foundation * 100_000 / Double(count), salvo / foundation))
         }
     }
 
@@ -53,6 +57,8 @@ struct BenchJobsCommand: ParsableCommand {
     /// The shape `bench worker` produces.
     private static func job(index: Int, tokens: Int) -> ByteBuffer {
         let first = UInt64(index * tokens + 1)
-        return ByteBuffer(string: BenchJob.text(id: "bench-1234567-\(index)", app: "bench", tokens: first...(first + UInt64(tokens) - 1)))
+        return ByteBuffer(
+            string: BenchJob.text(
+                id: "bench-1234567-\(index)", app: "bench", tokens: first...(first + UInt64(tokens) - 1)))
     }
 }

@@ -33,7 +33,9 @@ struct BenchKafkaCommand: AsyncParsableCommand {
         guard messages >= 1 else { throw ValidationError("--messages must be at least 1") }
         guard (16...1_000_000).contains(size) else { throw ValidationError("--size must be between 16 and 1,000,000") }
         guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
-        guard resolvedBrokers != nil else { throw ValidationError("--brokers is required when SALVO_TEST_BROKERS is not set") }
+        guard resolvedBrokers != nil else {
+            throw ValidationError("--brokers is required when SALVO_TEST_BROKERS is not set")
+        }
     }
 
     private var resolvedBrokers: String? {
@@ -53,14 +55,17 @@ struct BenchKafkaCommand: AsyncParsableCommand {
             let produce = try await measure { try await produceAll(topic: topic, client: client, logger: logger) }
             let consume = try await measure { try await consumeAll(topic: topic, client: client, logger: logger) }
             let per100k = { (cpu: Double) in cpu / Double(messages) * 100_000 }
-            FileHandle.standardError.write(Data("""
-                produce: \(rate(produce.wall)) msg/s wall, consume: \(rate(consume.wall)) msg/s wall
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    produce: \(rate(produce.wall)) msg/s wall, consume: \(rate(consume.wall)) msg/s wall
 
-                """.utf8))
-            print(String(
-                format: "kafka produce: %.3f CPU-s/100k, consume: %.3f CPU-s/100k (%d msgs, librdkafka %@)",
-                per100k(produce.cpu), per100k(consume.cpu), messages, RDKafkaLibrary.version
-            ))
+                    """.utf8))
+            print(
+                String(
+                    format: "kafka produce: %.3f CPU-s/100k, consume: %.3f CPU-s/100k (%d msgs, librdkafka %@)",
+                    per100k(produce.cpu), per100k(consume.cpu), messages, RDKafkaLibrary.version
+                ))
         } catch {
             try? await admin.deleteTopics([topic])
             await admin.close()
@@ -110,7 +115,8 @@ struct BenchKafkaCommand: AsyncParsableCommand {
 
     /// A job-shaped JSON document of exactly `size` bytes (padding in the alert text).
     static func jobPayload(size: Int) -> [UInt8] {
-        let head = #"{"id":"bench","app":"com.example.app","token":"\#(String(repeating: "a1", count: 32))","payload":{"aps":{"alert":""#
+        let head =
+            #"{"id":"bench","app":"com.example.app","token":"\#(String(repeating: "a1", count: 32))","payload":{"aps":{"alert":""#
         let tail = #""}}}"#
         let padding = max(0, size - head.utf8.count - tail.utf8.count)
         let document = Array((head + String(repeating: "x", count: padding) + tail).utf8)

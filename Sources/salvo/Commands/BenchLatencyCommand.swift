@@ -21,7 +21,10 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     @Option(help: "Bootstrap brokers of a real Kafka.")
     var brokers: String
 
-    @Option(help: "Campaign notifications produced before the worker starts (jobs of 1,000 tokens); enough to outlast the per-user phase.")
+    @Option(
+        help:
+            "Campaign notifications produced before the worker starts (jobs of 1,000 tokens); enough to outlast the per-user phase."
+    )
     var campaignNotifications = 1_000_000
 
     @Option(help: "Per-user jobs produced per second while the campaign runs.")
@@ -43,12 +46,14 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-latency-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-bench-latency-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let probe = BenchLatencyProbe()
         let stage = try await BenchWorkerStage(
-            brokers: brokers, directory: directory, latencyMilliseconds: 0, pinning: false, validating: true, credential: .token,
+            brokers: brokers, directory: directory, latencyMilliseconds: 0, pinning: false, validating: true,
+            credential: .token,
             listeners: [probe])
         let prefix = "\(stage.prefix)-latency"
         do {
@@ -66,7 +71,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
 
     private func measure(stage: BenchWorkerStage, prefix: String, probe: BenchLatencyProbe) async throws -> String {
         let jobs = campaignNotifications / 1_000
-        try await stage.produce(jobs: jobs, tokensPerJob: 1_000, topic: "\(prefix).jobs", runID: UInt32.random(in: 0...UInt32.max))
+        try await stage.produce(
+            jobs: jobs, tokensPerJob: 1_000, topic: "\(prefix).jobs", runID: UInt32.random(in: 0...UInt32.max))
         let workerProperties = workerFetchWaitMilliseconds.map { ["fetch.wait.max.ms": String($0)] } ?? [:]
         let floor = try floorConsumer(topic: "\(prefix).jobs.priority", properties: workerProperties)
         let reading = Task {
@@ -80,7 +86,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             }
         }
         defer { reading.cancel() }
-        let worker = try stage.startWorker(prefix: prefix, consumerProperties: workerProperties, maximumStreams: maxStreams)
+        let worker = try stage.startWorker(
+            prefix: prefix, consumerProperties: workerProperties, maximumStreams: maxStreams)
         defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
         do {
             try await stage.waitForAccepted(jobs * 1_000 / 20, worker: worker, timeout: .seconds(600))
@@ -88,17 +95,25 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             let (acceptedBefore, startedAt) = (stage.server.stats().accepted, ContinuousClock.now)
             try await producePerUser(count: count, topic: "\(prefix).jobs.priority", probe: probe)
             let deadline = ContinuousClock.now + .seconds(120)
-            while probe.answered < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            while probe.answered < count, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             let campaignAcceptedAtEnd = stage.server.stats().accepted - probe.answered
             let elapsed = startedAt.duration(to: .now)
-            let rate = Double(campaignAcceptedAtEnd - acceptedBefore) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            let rate =
+                Double(campaignAcceptedAtEnd - acceptedBefore)
+                / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             kill(worker.processIdentifier, SIGTERM)
             try? await floor.close()
-            guard probe.answered == count else { throw CommandFailure("only \(probe.answered) of \(count) per-user pushes were answered") }
-            guard campaignAcceptedAtEnd < jobs * 1_000 else {
-                throw CommandFailure("the campaign ended before the last per-user push: not under load (raise --campaign-notifications)")
+            guard probe.answered == count else {
+                throw CommandFailure("only \(probe.answered) of \(count) per-user pushes were answered")
             }
-            return probe.summary(campaignLeft: jobs * 1_000 - campaignAcceptedAtEnd) + String(format: ", campaign %.0f notifications/s meanwhile", rate)
+            guard campaignAcceptedAtEnd < jobs * 1_000 else {
+                throw CommandFailure(
+                    "the campaign ended before the last per-user push: not under load (raise --campaign-notifications)")
+            }
+            return probe.summary(campaignLeft: jobs * 1_000 - campaignAcceptedAtEnd)
+                + String(format: ", campaign %.0f notifications/s meanwhile", rate)
         } catch {
             try? await floor.close()
             throw error
@@ -114,7 +129,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         configuration.sessionTimeout = .seconds(6)
         configuration.heartbeatInterval = .milliseconds(500)
         configuration.properties = properties
-        return try KafkaConsumer(configuration: configuration, logger: CommandLogger.make(label: "salvo.bench.latency", verbose: false))
+        return try KafkaConsumer(
+            configuration: configuration, logger: CommandLogger.make(label: "salvo.bench.latency", verbose: false))
     }
 
     /// One job per push, at the rate, each timed from the moment it went to the producer
@@ -123,12 +139,15 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     private func producePerUser(count: Int, topic: String, probe: BenchLatencyProbe) async throws {
         var configuration = KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: brokers))
         configuration.linger = .zero
-        let producer = try KafkaProducer(configuration: configuration, logger: CommandLogger.make(label: "salvo.bench.latency", verbose: false))
+        let producer = try KafkaProducer(
+            configuration: configuration, logger: CommandLogger.make(label: "salvo.bench.latency", verbose: false))
         // Warm-up: the producer's first record to a topic waits for its connection and the
         // topic's metadata (measured: up to ~500 ms), which a long-running producer never pays.
         // Its token is not a per-user one and its key is not a token, so nobody measures it.
         let warmUp = BenchJob.text(id: "latency-warm-up", app: BenchWorkerStage.app, tokens: CollectionOfOne(UInt64(1)))
-        try await producer.enqueue(KafkaProducerMessage(topic: topic, key: Array("warm-up".utf8), value: Array(warmUp.utf8))) { _ in }
+        try await producer.enqueue(
+            KafkaProducerMessage(topic: topic, key: Array("warm-up".utf8), value: Array(warmUp.utf8))
+        ) { _ in }
         try await producer.flush(timeout: .seconds(30))
         // The floor's group join is over once it read the warm-up record.
         let joined = ContinuousClock.now + .seconds(30)
@@ -139,10 +158,14 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         for index in 0..<count {
             try await Task.sleep(until: start + interval * index, clock: .continuous)
             let token = BenchLatencyProbe.token(index)
-            let text = BenchJob.text(id: "latency-\(index)", app: BenchWorkerStage.app, tokens: CollectionOfOne(UInt64(0))).replacingOccurrences(
+            let text = BenchJob.text(
+                id: "latency-\(index)", app: BenchWorkerStage.app, tokens: CollectionOfOne(UInt64(0))
+            ).replacingOccurrences(
                 of: BenchJob.token(0), with: token)
             probe.produced(token: token, atMilliseconds: BenchLatencyProbe.nowMilliseconds())
-            try await producer.enqueue(KafkaProducerMessage(topic: topic, key: Array(token.utf8), value: Array(text.utf8))) { _ in }
+            try await producer.enqueue(
+                KafkaProducerMessage(topic: topic, key: Array(token.utf8), value: Array(text.utf8))
+            ) { _ in }
         }
         try await producer.flush(timeout: .seconds(30))
         await producer.shutdown()

@@ -73,7 +73,8 @@ final class BenchLatencyProbe: MockAPNsListener {
             let worker = (percentile(state.answered, 0.5), percentile(state.answered, 0.99), state.answered.max() ?? -1)
             let floor = (percentile(state.floor, 0.5), percentile(state.floor, 0.99), state.floor.max() ?? -1)
             let arrived = (percentile(state.arrived, 0.5), percentile(state.arrived, 0.99))
-            return "per-user produce → APNs 200: p50 \(worker.0) ms, p99 \(worker.1) ms, max \(worker.2) ms (\(state.answered.count) pushes); "
+            return
+                "per-user produce → APNs 200: p50 \(worker.0) ms, p99 \(worker.1) ms, max \(worker.2) ms (\(state.answered.count) pushes); "
                 + "broker floor (independent consumer, produce → fetched): p50 \(floor.0) ms, p99 \(floor.1) ms, max \(floor.2) ms (\(state.floor.count) records); "
                 + "p99 over the floor \(worker.1 - floor.1) ms; produce → request at the mock p50 \(arrived.0) / p99 \(arrived.1) ms; "
                 + "campaign notifications still queued at the end: \(campaignLeft)"

@@ -20,7 +20,8 @@ import Synchronization
 struct BenchWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
-        abstract: "Worker CPU-seconds per 100k notifications (campaign and per-user mode) and peak RSS, against a real Kafka."
+        abstract:
+            "Worker CPU-seconds per 100k notifications (campaign and per-user mode) and peak RSS, against a real Kafka."
     )
 
     @Option(help: "Bootstrap brokers of a real Kafka (the embedded cluster keeps too little to be a benchmark).")
@@ -35,7 +36,8 @@ struct BenchWorkerCommand: AsyncParsableCommand {
     @Option(help: "Notifications (one job each) in per-user mode.")
     var perUserNotifications = 200_000
 
-    @Option(help: "Fixed latency of the mock's answers in milliseconds (a slow gateway keeps the backlog in the worker).")
+    @Option(
+        help: "Fixed latency of the mock's answers in milliseconds (a slow gateway keeps the backlog in the worker).")
     var mockLatencyMilliseconds = 0
 
     @Option(help: "Measurements per mode, taken alternately; with more than one, each mode's median and range follow.")
@@ -44,22 +46,36 @@ struct BenchWorkerCommand: AsyncParsableCommand {
     @Option(help: "Which modes to run: campaign, per-user or both.")
     var mode: Mode = .both
 
-    @Option(help: "How the worker authenticates: token (ES256 JWT, checked by the mock) or certificate (TLS client certificate).")
+    @Option(
+        help:
+            "How the worker authenticates: token (ES256 JWT, checked by the mock) or certificate (TLS client certificate)."
+    )
     var credential: BenchWorkerStage.Credential = .token
 
-    @Flag(help: "Answer every request 200 at once (the mock's load fast path: no validation, no JWT check), so the mock keeps up with the worker and the worker is the bottleneck.")
+    @Flag(
+        help:
+            "Answer every request 200 at once (the mock's load fast path: no validation, no JWT check), so the mock keeps up with the worker and the worker is the bottleneck."
+    )
     var fastMock = false
 
     @Flag(
         name: .customLong("pin-cpus"),
         inversion: .prefixedNo,
-        help: "Keep the mock APNs (this process) to CPU 0, so the load generator never takes more than one core from the measured worker (needs 2 or more CPUs). Off by default: on 2 cores it lowered campaign mode's figure a little and raised per-user mode's (the mock's one thread became the bottleneck).")
+        help:
+            "Keep the mock APNs (this process) to CPU 0, so the load generator never takes more than one core from the measured worker (needs 2 or more CPUs). Off by default: on 2 cores it lowered campaign mode's figure a little and raised per-user mode's (the mock's one thread became the bottleneck)."
+    )
     var pinCPUs = false
 
-    @Option(help: "Run the worker child from this executable (the instruction gate: a copy stripped of debug info); default: this salvo.")
+    @Option(
+        help:
+            "Run the worker child from this executable (the instruction gate: a copy stripped of debug info); default: this salvo."
+    )
     var workerExecutable: String?
 
-    @Option(help: "A command prefix for the worker child, split at spaces, e.g. \"valgrind --tool=callgrind --callgrind-out-file=/tmp/w.out\"; the worker is stopped with SIGTERM once the mock accepted everything, and awaited, so the tool writes its output. Only the worker runs under it (the mock stays native).")
+    @Option(
+        help:
+            "A command prefix for the worker child, split at spaces, e.g. \"valgrind --tool=callgrind --callgrind-out-file=/tmp/w.out\"; the worker is stopped with SIGTERM once the mock accepted everything, and awaited, so the tool writes its output. Only the worker runs under it (the mock stays native)."
+    )
     var workerWrapper: String?
 
     @Option(help: "Seconds each wait may take (first 5 % accepted, all accepted, the worker's exit).")
@@ -79,13 +95,15 @@ struct BenchWorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-worker-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-bench-worker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let bench = try await BenchWorkerStage(
             brokers: brokers, directory: directory, latencyMilliseconds: mockLatencyMilliseconds, pinning: pinCPUs,
             validating: !fastMock, credential: credential,
-            launch: BenchWorkerLaunch(executable: workerExecutable, wrapper: workerWrapper, timeoutSeconds: timeoutSeconds))
+            launch: BenchWorkerLaunch(
+                executable: workerExecutable, wrapper: workerWrapper, timeoutSeconds: timeoutSeconds))
         var results: [BenchWorkerStage.Result] = []
         do {
             for _ in 0..<rounds {
@@ -97,7 +115,9 @@ struct BenchWorkerCommand: AsyncParsableCommand {
                     if rounds > 1 { print(result.summary) }
                 }
                 if mode != .campaign {
-                    let result = try await bench.measure(label: "per-user (1 job → 1 token)", lane: .priority, jobs: perUserNotifications, tokensPerJob: 1)
+                    let result = try await bench.measure(
+                        label: "per-user (1 job → 1 token)", lane: .priority, jobs: perUserNotifications,
+                        tokensPerJob: 1)
                     results.append(result)
                     if rounds > 1 { print(result.summary) }
                 }

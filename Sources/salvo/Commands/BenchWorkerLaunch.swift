@@ -50,7 +50,8 @@ struct BenchWorkerLaunch {
     private static func resolve(_ command: String) -> String {
         guard !command.contains("/") else { return command }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(command)") {
+        for directory in path.split(separator: ":")
+        where FileManager.default.isExecutableFile(atPath: "\(directory)/\(command)") {
             return "\(directory)/\(command)"
         }
         return command

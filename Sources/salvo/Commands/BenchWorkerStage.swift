@@ -31,7 +31,8 @@ struct BenchWorkerStage {
 
         var summary: String {
             String(
-                format: "worker %@: %.3f CPU-s/100k notifications, %.0f notifications/s, peak RSS %.0f MB (%d notifications; mock %.3f, worker/mock %.2f)",
+                format:
+                    "worker %@: %.3f CPU-s/100k notifications, %.0f notifications/s, peak RSS %.0f MB (%d notifications; mock %.3f, worker/mock %.2f)",
                 label, cpuSecondsPer100k, Double(notifications) / wallSeconds, peakRSSMegabytes, notifications,
                 mockCPUSeconds / Double(notifications) * 100_000, cpuSeconds / mockCPUSeconds)
         }
@@ -48,7 +49,8 @@ struct BenchWorkerStage {
             }
             let figures = results.map(\.cpuSecondsPer100k)
             return String(
-                format: "worker %@: median %.3f CPU-s/100k notifications over %d rounds (%.3f–%.3f), worker/mock median %.2f, peak RSS %.0f MB",
+                format:
+                    "worker %@: median %.3f CPU-s/100k notifications over %d rounds (%.3f–%.3f), worker/mock median %.2f, peak RSS %.0f MB",
                 results[0].label, median(figures), figures.count, figures.min() ?? 0, figures.max() ?? 0,
                 median(results.map { $0.cpuSeconds / $0.mockCPUSeconds }), results.map(\.peakRSSMegabytes).max() ?? 0)
         }
@@ -76,7 +78,8 @@ struct BenchWorkerStage {
     let launch: BenchWorkerLaunch
 
     init(
-        brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool, credential: Credential,
+        brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool,
+        credential: Credential,
         launch: BenchWorkerLaunch = .native, listeners: [any MockAPNsListener] = []
     ) async throws {
         self.brokers = brokers
@@ -100,9 +103,11 @@ struct BenchWorkerStage {
         }
         if !validating { configuration.validation = .none }
         if latencyMilliseconds > 0 {
-            configuration.scenario = try MockScenario.parse("latency: {distribution: fixed, fixed_ms: \(latencyMilliseconds)}")
+            configuration.scenario = try MockScenario.parse(
+                "latency: {distribution: fixed, fixed_ms: \(latencyMilliseconds)}")
         }
-        server = try MockAPNsServer(configuration: configuration, listeners: listeners, eventLoopGroup: mockGroup, logger: logger)
+        server = try MockAPNsServer(
+            configuration: configuration, listeners: listeners, eventLoopGroup: mockGroup, logger: logger)
         port = try await server.start().port
         workerCPUs = pinning && CPUAffinity.onlineCPUs >= 2 ? 0...(CPUAffinity.onlineCPUs - 1) : nil
         pinSelf()
@@ -124,7 +129,10 @@ struct BenchWorkerStage {
 
     /// Best effort: the test broker keeps topics in memory.
     func deleteTopics(prefix: String) async {
-        guard let admin = try? KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger) else { return }
+        guard
+            let admin = try? KafkaAdmin(
+                configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
+        else { return }
         try? await admin.deleteTopics(Self.topicSuffixes.map { "\(prefix).\($0)" })
         await admin.close()
     }
@@ -135,7 +143,8 @@ struct BenchWorkerStage {
         let runPrefix = "\(prefix)-\(runID)"
         try await createTopics(prefix: runPrefix)
         do {
-            let result = try await measure(label: label, lane: lane, jobs: jobs, tokensPerJob: tokensPerJob, runID: runID, runPrefix: runPrefix)
+            let result = try await measure(
+                label: label, lane: lane, jobs: jobs, tokensPerJob: tokensPerJob, runID: runID, runPrefix: runPrefix)
             await deleteTopics(prefix: runPrefix)
             return result
         } catch {
@@ -144,7 +153,9 @@ struct BenchWorkerStage {
         }
     }
 
-    private func measure(label: String, lane: Lane, jobs: Int, tokensPerJob: Int, runID: UInt32, runPrefix: String) async throws -> Result {
+    private func measure(
+        label: String, lane: Lane, jobs: Int, tokensPerJob: Int, runID: UInt32, runPrefix: String
+    ) async throws -> Result {
         let notifications = jobs * tokensPerJob
         let topic = lane == .campaign ? "\(runPrefix).jobs" : "\(runPrefix).jobs.priority"
         try await produce(jobs: jobs, tokensPerJob: tokensPerJob, topic: topic, runID: runID)
@@ -172,7 +183,8 @@ struct BenchWorkerStage {
         try await launch.awaitExit(of: worker)
         return Result(
             label: label, notifications: measured, cpuSeconds: cpu, mockCPUSeconds: mockCPU,
-            wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18, peakRSSMegabytes: rss)
+            wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
+            peakRSSMegabytes: rss)
     }
 
     /// The mock (and the rest of this process) on CPU 0 only.
@@ -189,30 +201,44 @@ struct BenchWorkerStage {
     func waitForAccepted(_ target: Int, worker: Process, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while server.stats().accepted < target {
-            guard worker.isRunning else { throw CommandFailure("the worker exited (status \(worker.terminationStatus)) before the mock accepted \(target)") }
-            guard ContinuousClock.now < deadline else { throw CommandFailure("the mock accepted \(server.stats().accepted) of \(target) in time") }
+            guard worker.isRunning else {
+                throw CommandFailure(
+                    "the worker exited (status \(worker.terminationStatus)) before the mock accepted \(target)")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw CommandFailure("the mock accepted \(server.stats().accepted) of \(target) in time")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
 
     func produce(jobs: Int, tokensPerJob: Int, topic: String, runID: UInt32) async throws {
-        let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: brokers)), logger: logger)
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: brokers)),
+            logger: logger)
         let failures = Atomic<Int>(0)
         var counter: UInt64 = UInt64(runID) << 32
         for job in 0..<jobs {
-            let text = BenchJob.text(id: "bench-\(runID)-\(job)", app: Self.app, tokens: (counter + 1)...(counter + UInt64(tokensPerJob)))
+            let text = BenchJob.text(
+                id: "bench-\(runID)-\(job)", app: Self.app, tokens: (counter + 1)...(counter + UInt64(tokensPerJob)))
             counter += UInt64(tokensPerJob)
-            try await producer.enqueue(KafkaProducerMessage(topic: topic, key: Array("bench-\(job)".utf8), value: Array(text.utf8))) { result in
+            try await producer.enqueue(
+                KafkaProducerMessage(topic: topic, key: Array("bench-\(job)".utf8), value: Array(text.utf8))
+            ) { result in
                 if case .failure = result { failures.add(1, ordering: .relaxed) }
             }
         }
         try await producer.flush(timeout: .seconds(300))
         await producer.shutdown()
-        guard failures.load(ordering: .relaxed) == 0 else { throw CommandFailure("\(failures.load(ordering: .relaxed)) jobs were not produced") }
+        guard failures.load(ordering: .relaxed) == 0 else {
+            throw CommandFailure("\(failures.load(ordering: .relaxed)) jobs were not produced")
+        }
     }
 
     /// A worker on the topics named `prefix.…`, in a group of the same name.
-    func startWorker(prefix: String, consumerProperties: [String: String] = [:], maximumStreams: Int? = nil) throws -> Process {
+    func startWorker(
+        prefix: String, consumerProperties: [String: String] = [:], maximumStreams: Int? = nil
+    ) throws -> Process {
         let extra = consumerProperties.sorted { $0.key < $1.key }.map { ", \($0.key): \"\($0.value)\"" }.joined()
         let yaml = """
             kafka:
@@ -246,7 +272,8 @@ struct BenchWorkerStage {
             return "{token: {key_file: \(tokenKey.path), key_id: \(tokenKey.keyID), team_id: \(tokenKey.teamID)}}"
         case .certificate:
             let tls = directory.appendingPathComponent("tls").path
-            return "{certificate: {certificate_file: \(tls)/\(MockTLSMaterial.FileName.clientCertificate), key_file: \(tls)/\(MockTLSMaterial.FileName.clientPrivateKey)}}"
+            return
+                "{certificate: {certificate_file: \(tls)/\(MockTLSMaterial.FileName.clientCertificate), key_file: \(tls)/\(MockTLSMaterial.FileName.clientPrivateKey)}}"
         }
     }
 

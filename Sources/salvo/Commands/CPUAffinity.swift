@@ -13,14 +13,17 @@ enum CPUAffinity {
     /// Returns false if the process is gone or the kernel refused (the benchmark then runs unpinned).
     @discardableResult
     static func pin(process pid: pid_t, to cpus: ClosedRange<Int>) -> Bool {
-        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return false }
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else {
+            return false
+        }
         var set = cpu_set_t()
         withUnsafeMutableBytes(of: &set) { bytes in
             for cpu in cpus where cpu / 8 < bytes.count { bytes[cpu / 8] |= UInt8(1) << UInt8(cpu % 8) }
         }
         guard let setAffinity else { return false }
         var pinned = true
-        for thread in threads.compactMap({ pid_t($0) }) where setAffinity(thread, MemoryLayout<cpu_set_t>.size, &set) != 0 {
+        for thread in threads.compactMap({ pid_t($0) })
+        where setAffinity(thread, MemoryLayout<cpu_set_t>.size, &set) != 0 {
             pinned = false
         }
         return pinned

@@ -34,8 +34,11 @@ struct CampaignActionOptions: ParsableArguments {
     var verbose = false
 
     func validate() throws {
-        guard (1...256).contains(campaignID.utf8.count), !campaignID.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { throw ValidationError("the campaign id must be 1–256 UTF-8 bytes without control characters, as in jobs") }
+        guard (1...256).contains(campaignID.utf8.count),
+            !campaignID.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw ValidationError("the campaign id must be 1–256 UTF-8 bytes without control characters, as in jobs")
+        }
     }
 
     /// Who, when `--by` is not given: the login name and host, else "salvo-cli".
@@ -67,8 +70,11 @@ struct CampaignActionOptions: ParsableArguments {
         await producer.shutdown()
     }
 
-    private func give(_ action: CampaignCommand.Action, producer: KafkaProducer, client: KafkaClientConfiguration, logger: Logger) async throws {
-        let current = try await CampaignTopicRead.control(topic: topic, client: client, timeout: timeout.duration, logger: logger)
+    private func give(
+        _ action: CampaignCommand.Action, producer: KafkaProducer, client: KafkaClientConfiguration, logger: Logger
+    ) async throws {
+        let current = try await CampaignTopicRead.control(
+            topic: topic, client: client, timeout: timeout.duration, logger: logger)
         let previous = current.command(for: campaignID)
         if let previous, previous.action == .cancel, action != .cancel, !force {
             throw CommandFailure(
@@ -82,11 +88,14 @@ struct CampaignActionOptions: ParsableArguments {
         let command = CampaignCommand(campaignID: campaignID, action: action, by: giver, reason: reason, at: at)
         let report: KafkaDeliveryReport
         do {
-            report = try await producer.send(KafkaProducerMessage(topic: topic, key: command.key, value: command.encodedValue()))
+            report = try await producer.send(
+                KafkaProducerMessage(topic: topic, key: command.key, value: command.encodedValue()))
         } catch {
             throw CommandFailure("writing the \(action.rawValue) of \(campaignID) to \(topic) failed: \(error.message)")
         }
-        print("\(action.rawValue) \(campaignID): written to \(topic) (partition \(report.partition), offset \(report.offset)) at \(at) by \(command.by)")
+        print(
+            "\(action.rawValue) \(campaignID): written to \(topic) (partition \(report.partition), offset \(report.offset)) at \(at) by \(command.by)"
+        )
         if let previous, previous.action == action {
             print("(it was \(Self.state(previous.action)) already, since \(previous.at) by \(previous.by))")
         }

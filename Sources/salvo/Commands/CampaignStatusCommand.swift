@@ -10,7 +10,8 @@ struct CampaignStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show a campaign's progress (all workers' counts merged), its control state and its rate.",
-        discussion: "With --watch, prints a line every --interval with the totals and the rate since the previous line, until interrupted."
+        discussion:
+            "With --watch, prints a line every --interval with the totals and the rate since the previous line, until interrupted."
     )
 
     @Argument(help: "The campaign_id of the jobs.")
@@ -42,7 +43,9 @@ struct CampaignStatusCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !(watch && json) else { throw ValidationError("--json prints once; leave out --watch") }
-        guard interval.duration >= .milliseconds(100) else { throw ValidationError("--interval must be at least 100ms") }
+        guard interval.duration >= .milliseconds(100) else {
+            throw ValidationError("--interval must be at least 100ms")
+        }
     }
 
     func run() async throws {

@@ -15,8 +15,10 @@ struct CampaignStatusReport {
         let counters = totals.counters
         lines.append("finished      \(counters.finished)")
         lines.append("  accepted    \(counters.accepted)")
-        let feedback = counters.feedback.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        lines.append("  feedback    \(counters.feedback.values.reduce(0, +))\(feedback.isEmpty ? "" : " (\(feedback))")")
+        let feedback = counters.feedback.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+            separator: ", ")
+        lines.append(
+            "  feedback    \(counters.feedback.values.reduce(0, +))\(feedback.isEmpty ? "" : " (\(feedback))")")
         lines.append("  dead-lettered \(counters.deadLettered)")
         lines.append("  cancelled   \(counters.cancelled)")
         lines.append("sent          \(counters.sent)")
@@ -29,7 +31,9 @@ struct CampaignStatusReport {
     }
 
     /// One --watch line: totals and the rate since the previous line.
-    func line(_ totals: CampaignProgressTotals?, since previous: CampaignProgressTotals?, command: CampaignCommand?) -> String {
+    func line(
+        _ totals: CampaignProgressTotals?, since previous: CampaignProgressTotals?, command: CampaignCommand?
+    ) -> String {
         let now = UTCTimestamp.now()
         guard let totals else { return "\(now) \(campaignID) \(state(command)): no progress yet" }
         let counters = totals.counters
@@ -44,7 +48,8 @@ struct CampaignStatusReport {
         var object: [String: Any] = [
             "campaign_id": campaignID,
             "state": command.map { CampaignActionOptions.state($0.action) } ?? "running",
-            "finished": counters.finished, "sent": counters.sent, "accepted": counters.accepted, "feedback": counters.feedback,
+            "finished": counters.finished, "sent": counters.sent, "accepted": counters.accepted,
+            "feedback": counters.feedback,
             "dead_lettered": counters.deadLettered, "cancelled": counters.cancelled, "retrying": counters.retrying,
             "records": totals?.records ?? 0,
         ]
@@ -54,9 +59,11 @@ struct CampaignStatusReport {
             object["last_at_ms"] = totals.lastAt.millisecondsSince1970
         }
         if let command {
-            object["command"] = [
-                "action": command.action.rawValue, "by": command.by, "reason": command.reason, "at_ms": command.at.millisecondsSince1970,
-            ] as [String: Any]
+            object["command"] =
+                [
+                    "action": command.action.rawValue, "by": command.by, "reason": command.reason,
+                    "at_ms": command.at.millisecondsSince1970,
+                ] as [String: Any]
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)

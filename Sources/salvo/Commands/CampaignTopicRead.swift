@@ -7,7 +7,9 @@ import Synchronization
 /// without a consumer group, to the end it had when the command started.
 enum CampaignTopicRead {
     /// The commands in force on the control topic.
-    static func control(topic: String, client: KafkaClientConfiguration, timeout: Duration, logger: Logger) async throws -> CampaignControlState {
+    static func control(
+        topic: String, client: KafkaClientConfiguration, timeout: Duration, logger: Logger
+    ) async throws -> CampaignControlState {
         let follower = try CampaignControlFollower(topic: topic, client: client, logger: logger)
         do {
             try await follower.start(timeout: timeout)
@@ -23,7 +25,9 @@ enum CampaignTopicRead {
     static func failure(_ error: any Error, topic: String, client: KafkaClientConfiguration) -> CommandFailure {
         guard let error = error as? KafkaError else { return CommandFailure("reading \(topic): \(error)") }
         if error.code == .unknownTopic {
-            return CommandFailure("the topic \(topic) does not exist on \(client.brokers.joined(separator: ",")): run salvo topics create")
+            return CommandFailure(
+                "the topic \(topic) does not exist on \(client.brokers.joined(separator: ",")): run salvo topics create"
+            )
         }
         return CommandFailure("cannot read \(topic) from \(client.brokers.joined(separator: ",")): \(error.message)")
     }
@@ -39,7 +43,8 @@ enum CampaignTopicRead {
 
         init(topic: String, client: KafkaClientConfiguration, logger: Logger) throws(KafkaError) {
             self.topic = topic
-            (caughtUpSignal, caughtUpContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            (caughtUpSignal, caughtUpContinuation) = AsyncStream.makeStream(
+                of: Void.self, bufferingPolicy: .bufferingNewest(1))
             let reader = try KafkaTopicReader(topic: topic, client: client, logger: logger) { [weak self] event in
                 self?.handle(event)
             }

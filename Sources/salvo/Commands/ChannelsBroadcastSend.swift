@@ -8,15 +8,20 @@ extension SendCommand {
     /// `salvo send --channel-id`: one broadcast to a Live Activity channel through
     /// ``APNsChannelClient``, printed like a device push's answer (exit 0 accepted, 1 refused,
     /// 2 no answer).
-    func broadcast(channelID text: String, credential: APNsCredential, environment: APNsEnvironment, file: ConfigFile?) async throws {
-        guard let channelID = APNsChannelID(text) else { throw ValidationError("--channel-id must be a base64 channel id") }
+    func broadcast(
+        channelID text: String, credential: APNsCredential, environment: APNsEnvironment, file: ConfigFile?
+    ) async throws {
+        guard let channelID = APNsChannelID(text) else {
+            throw ValidationError("--channel-id must be a base64 channel id")
+        }
         var topicText = self.topic ?? file?.topic
         if topicText == nil, case .certificate(let certificate) = credential { topicText = certificate.bundleID }
         guard let topicText, let bundleID = APNsTopic(headerValue: topicText.utf8) else {
             throw ValidationError("--topic (the app's bundle id) is required for a broadcast with token authentication")
         }
         let now = Int64(Date().timeIntervalSince1970)
-        let payload = try self.payloadText(default: #"{"aps":{"timestamp":\#(now),"event":"update","content-state":{}}}"#)
+        let payload = try self.payloadText(
+            default: #"{"aps":{"timestamp":\#(now),"event":"update","content-state":{}}}"#)
         let request: APNsBroadcastRequest
         do {
             request = try APNsBroadcastRequest(
@@ -31,7 +36,9 @@ extension SendCommand {
         } catch let error as APNsError {
             throw ValidationError(error.message)
         }
-        let client = try APNsChannelClient(configuration: try self.connectionConfiguration(file), eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        let client = try APNsChannelClient(
+            configuration: try self.connectionConfiguration(file), eventLoopGroup: MultiThreadedEventLoopGroup.singleton
+        )
         let response: APNsChannelResponse
         do {
             response = try await client.broadcast(request, credential: credential, environment: environment)
@@ -41,7 +48,9 @@ extension SendCommand {
             throw ExitCode(2)
         }
         await client.shutdown()
-        self.emit([("environment", environment.description), ("channel-id", channelID.string)] + ChannelsAnswer.fields(response))
+        self.emit(
+            [("environment", environment.description), ("channel-id", channelID.string)]
+                + ChannelsAnswer.fields(response))
         if !response.isSuccess { throw ExitCode(1) }
     }
 }

@@ -27,11 +27,13 @@ struct ChannelsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let policy = APNsChannelStoragePolicy(argument: self.storagePolicy) else {
-                throw ValidationError("--storage-policy must be no-storage (0) or most-recent (1), got \(self.storagePolicy)")
+                throw ValidationError(
+                    "--storage-policy must be no-storage (0) or most-recent (1), got \(self.storagePolicy)")
             }
             try await self.options.run { (client, target) throws(APNsError) in
                 try await client.createChannel(
-                    bundleID: target.bundleID, storagePolicy: policy, credential: target.credential, endpoint: target.endpoint)
+                    bundleID: target.bundleID, storagePolicy: policy, credential: target.credential,
+                    endpoint: target.endpoint)
             }
         }
     }
@@ -47,10 +49,16 @@ struct ChannelsCommand: AsyncParsableCommand {
         func run() async throws {
             let channel = try ChannelsCommand.channel(self.channelID)
             try await self.options.run(details: { response in
-                [("message-storage-policy", (try? response.channelConfiguration()).map { "\($0.storagePolicy.rawValue)" } ?? "unreadable")]
+                [
+                    (
+                        "message-storage-policy",
+                        (try? response.channelConfiguration()).map { "\($0.storagePolicy.rawValue)" } ?? "unreadable"
+                    )
+                ]
             }) { (client, target) throws(APNsError) in
                 try await client.readChannel(
-                    bundleID: target.bundleID, channelID: channel, credential: target.credential, endpoint: target.endpoint)
+                    bundleID: target.bundleID, channelID: channel, credential: target.credential,
+                    endpoint: target.endpoint)
             }
         }
     }
@@ -67,13 +75,15 @@ struct ChannelsCommand: AsyncParsableCommand {
             let channel = try ChannelsCommand.channel(self.channelID)
             try await self.options.run { (client, target) throws(APNsError) in
                 try await client.deleteChannel(
-                    bundleID: target.bundleID, channelID: channel, credential: target.credential, endpoint: target.endpoint)
+                    bundleID: target.bundleID, channelID: channel, credential: target.credential,
+                    endpoint: target.endpoint)
             }
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the app's channels (one per line after the answer).")
+        static let configuration = CommandConfiguration(
+            abstract: "List the app's channels (one per line after the answer).")
 
         @OptionGroup var options: ChannelsOptions
 
@@ -82,13 +92,16 @@ struct ChannelsCommand: AsyncParsableCommand {
                 let ids = (try? response.listedChannelIDs()) ?? []
                 return [("count", String(ids.count)), ("channels", ids.map(\.string).joined(separator: " "))]
             }) { (client, target) throws(APNsError) in
-                try await client.listChannels(bundleID: target.bundleID, credential: target.credential, endpoint: target.endpoint)
+                try await client.listChannels(
+                    bundleID: target.bundleID, credential: target.credential, endpoint: target.endpoint)
             }
         }
     }
 
     static func channel(_ text: String) throws -> APNsChannelID {
-        guard let channel = APNsChannelID(text) else { throw ValidationError("--channel-id must be a base64 channel id, got \(text)") }
+        guard let channel = APNsChannelID(text) else {
+            throw ValidationError("--channel-id must be a base64 channel id, got \(text)")
+        }
         return channel
     }
 }

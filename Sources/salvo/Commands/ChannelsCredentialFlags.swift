@@ -7,7 +7,8 @@ struct ChannelsCredentialFlags {
     var keyFile, keyID, teamID, certFile, certKeyFile, p12File, password: String?
 
     init(
-        keyFile: String? = nil, keyID: String? = nil, teamID: String? = nil, certFile: String? = nil, certKeyFile: String? = nil,
+        keyFile: String? = nil, keyID: String? = nil, teamID: String? = nil, certFile: String? = nil,
+        certKeyFile: String? = nil,
         p12File: String? = nil, password: String? = nil
     ) {
         (self.keyFile, self.keyID, self.teamID) = (keyFile, keyID, teamID)
@@ -24,7 +25,8 @@ struct ChannelsCredentialFlags {
     func over(_ fallback: ChannelsCredentialFlags?) -> ChannelsCredentialFlags {
         guard let fallback else { return self }
         return ChannelsCredentialFlags(
-            keyFile: self.keyFile ?? fallback.keyFile, keyID: self.keyID ?? fallback.keyID, teamID: self.teamID ?? fallback.teamID,
+            keyFile: self.keyFile ?? fallback.keyFile, keyID: self.keyID ?? fallback.keyID,
+            teamID: self.teamID ?? fallback.teamID,
             certFile: self.certFile ?? fallback.certFile, certKeyFile: self.certKeyFile ?? fallback.certKeyFile,
             p12File: self.p12File ?? fallback.p12File, password: self.password ?? fallback.password)
     }
@@ -42,7 +44,8 @@ struct ChannelsCredentialFlags {
             guard let keyPath = self.certKeyFile else {
                 throw ValidationError("certificate authentication with --cert-file needs --cert-key-file")
             }
-            return .certificate(try .pem(certificatePath: certFile, privateKeyPath: keyPath, keyPassword: self.password))
+            return .certificate(
+                try .pem(certificatePath: certFile, privateKeyPath: keyPath, keyPassword: self.password))
         case (nil, nil, let p12File?):
             return .certificate(try .pkcs12(path: p12File, password: self.password))
         default:

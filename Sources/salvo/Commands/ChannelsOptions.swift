@@ -15,7 +15,9 @@ struct ChannelsOptions: ParsableArguments {
     @Option(help: "production or sandbox (development). Default: the app's default environment, or production.")
     var environment: String?
 
-    @Option(name: .customLong("worker-config"), help: "The worker's YAML configuration file: the app's bundle id, credential and transport.")
+    @Option(
+        name: .customLong("worker-config"),
+        help: "The worker's YAML configuration file: the app's bundle id, credential and transport.")
     var workerConfig: String?
 
     @OptionGroup var credentials: SendCommand.Credentials
@@ -29,7 +31,9 @@ struct ChannelsOptions: ParsableArguments {
     @OptionGroup var transport: ChannelsTransportFlags
 
     func validate() throws {
-        if let port = self.port, !(1...65_535).contains(port) { throw ValidationError("--port must be within 1…65535, got \(port)") }
+        if let port = self.port, !(1...65_535).contains(port) {
+            throw ValidationError("--port must be within 1…65535, got \(port)")
+        }
     }
 
     /// Where and as whom requests go.
@@ -47,12 +51,15 @@ struct ChannelsOptions: ParsableArguments {
         let credential: APNsCredential
         var pushEndpoint: APNsEnvironment
         if let path = self.workerConfig {
-            guard self.credentials.keyFile == nil, self.credentials.certFile == nil, self.credentials.p12File == nil else {
+            guard self.credentials.keyFile == nil, self.credentials.certFile == nil, self.credentials.p12File == nil
+            else {
                 throw ValidationError("give --worker-config or credential flags, not both")
             }
             let loaded = try WorkerConfigurationLoader().load(path: path)
             guard let app = loaded.configuration.apps[self.app] else {
-                throw ValidationError("\(path) has no app \"\(self.app)\" (apps: \(loaded.configuration.apps.keys.sorted().joined(separator: ", ")))")
+                throw ValidationError(
+                    "\(path) has no app \"\(self.app)\" (apps: \(loaded.configuration.apps.keys.sorted().joined(separator: ", ")))"
+                )
             }
             let environment = kind ?? app.defaultEnvironment
             guard let endpoint = app.endpoints[environment] else {
@@ -66,7 +73,9 @@ struct ChannelsOptions: ParsableArguments {
             pushEndpoint = kind == .sandbox ? .sandbox : .production
         }
         configuration = try self.transport.applied(to: configuration)
-        guard let bundleID = APNsTopic(headerValue: bundle.utf8) else { throw ValidationError("\"\(bundle)\" is not a bundle id") }
+        guard let bundleID = APNsTopic(headerValue: bundle.utf8) else {
+            throw ValidationError("\"\(bundle)\" is not a bundle id")
+        }
         let endpoint: APNsEnvironment
         switch (pushEndpoint, self.host, self.port) {
         case (_, nil, nil):
@@ -74,7 +83,8 @@ struct ChannelsOptions: ParsableArguments {
                 endpoint = pushEndpoint.channelManagement
                 break
             }
-            throw ValidationError("a custom endpoint (a mock) needs --port (and --host) of its channel-management listener")
+            throw ValidationError(
+                "a custom endpoint (a mock) needs --port (and --host) of its channel-management listener")
         default:
             let apple = pushEndpoint.channelManagement
             let host = self.host ?? (pushEndpoint.host == apple.host ? apple.host : pushEndpoint.host)
@@ -99,13 +109,17 @@ struct ChannelsOptions: ParsableArguments {
         _ body: (APNsChannelClient, Target) async throws(APNsError) -> APNsChannelResponse
     ) async throws {
         let target = try self.target()
-        let client = try APNsChannelClient(configuration: target.configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        let client = try APNsChannelClient(
+            configuration: target.configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
         let response: APNsChannelResponse
         do {
             response = try await body(client, target)
         } catch {
             await client.shutdown()
-            self.emit([("endpoint", target.endpoint.description), ("error", error.code.description), ("message", error.message)])
+            self.emit([
+                ("endpoint", target.endpoint.description), ("error", error.code.description),
+                ("message", error.message),
+            ])
             throw ExitCode(2)
         }
         await client.shutdown()

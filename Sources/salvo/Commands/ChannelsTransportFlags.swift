@@ -29,7 +29,9 @@ struct ChannelsTransportFlags: ParsableArguments {
 
     /// `configuration` with the timeouts, and h2c or TLS trusting `--ca-file` (else `caFile`,
     /// from a configuration file; else the configuration's own transport).
-    func applied(to configuration: APNsConnection.Configuration, caFile fallback: String? = nil) throws -> APNsConnection.Configuration {
+    func applied(
+        to configuration: APNsConnection.Configuration, caFile fallback: String? = nil
+    ) throws -> APNsConnection.Configuration {
         var configuration = configuration
         configuration.connectTimeout = .milliseconds(Int64(self.timeout * 1000))
         configuration.requestTimeout = .milliseconds(Int64(self.timeout * 1000))

@@ -74,7 +74,8 @@ struct EnqueueCommand: AsyncParsableCommand {
         var producerConfiguration = KafkaProducerConfiguration(client: client)
         producerConfiguration.deliveryTimeout = deliveryTimeout.duration
 
-        let lines = try NDJSONInput.load(path: input, keyField: keyField, maxLineBytes: producerConfiguration.messageMaxBytes)
+        let lines = try NDJSONInput.load(
+            path: input, keyField: keyField, maxLineBytes: producerConfiguration.messageMaxBytes)
         try await ensureTopic(client: client, logger: logger)
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
         let tally = Tally()

@@ -53,12 +53,16 @@ struct MockAPNsCommand: AsyncParsableCommand {
     @Option(name: .customLong("channel-limit"), help: "Channels per app (Apple: 10000).")
     var channelLimit = 10_000
 
-    @Option(name: .customLong("broadcast-disabled"), help: "Bundle id answered FeatureNotEnabled on broadcast endpoints (repeatable).")
+    @Option(
+        name: .customLong("broadcast-disabled"),
+        help: "Bundle id answered FeatureNotEnabled on broadcast endpoints (repeatable).")
     var broadcastDisabled: [String] = []
 
     @Option(
         name: .customLong("team-bundle"),
-        help: "TEAM_ID:BUNDLE_ID a team's tokens may name on the broadcast endpoints (repeatable; others: TopicMismatch).")
+        help:
+            "TEAM_ID:BUNDLE_ID a team's tokens may name on the broadcast endpoints (repeatable; others: TopicMismatch)."
+    )
     var teamBundles: [String] = []
 
     @Option(help: "Scenario file (YAML or JSON): latency, dead tokens, throttling, errors, GOAWAY, resets.")
@@ -78,7 +82,9 @@ struct MockAPNsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-validation"), help: "Answer 200 to everything at once (load fast path).")
     var noValidation = false
 
-    @Option(name: .customLong("generate-tls"), help: "Write a test CA, server and client certificates and a token key to DIR, then exit.")
+    @Option(
+        name: .customLong("generate-tls"),
+        help: "Write a test CA, server and client certificates and a token key to DIR, then exit.")
     var generateTLS: String?
 
     @Option(help: "Bundle id put in the generated client certificate (with --generate-tls).")
@@ -126,7 +132,9 @@ struct MockAPNsCommand: AsyncParsableCommand {
         let scheme = self.h2c ? "http" : "https"
         print("mock-apns listening on \(scheme)://\(addresses.apnsEndpoint) (scenario \(server.scenario.name))")
         if let admin = addresses.adminEndpoint { print("mock-apns admin on http://\(admin)") }
-        if let channels = addresses.broadcastEndpoint { print("mock-apns channel management on \(scheme)://\(channels)") }
+        if let channels = addresses.broadcastEndpoint {
+            print("mock-apns channel management on \(scheme)://\(channels)")
+        }
         fflush(nil)  // nil: every stream, so a parent reading the pipe sees the lines now
 
         let group = ServiceGroup(
@@ -135,7 +143,9 @@ struct MockAPNsCommand: AsyncParsableCommand {
         try await group.run()
         try await eventLoops?.shutdownGracefully()
         let stats = server.stats()
-        print("mock-apns stopped: \(stats.accepted) accepted, \(stats.rejectedTotal) rejected, \(stats.connectionsTotal) connections")
+        print(
+            "mock-apns stopped: \(stats.accepted) accepted, \(stats.rejectedTotal) rejected, \(stats.connectionsTotal) connections"
+        )
         fflush(nil)  // nil: every stream, so a parent reading the pipe sees the lines now
     }
 
@@ -148,7 +158,8 @@ struct MockAPNsCommand: AsyncParsableCommand {
             configuration.adminPort = port
         }
         if let broadcast = self.broadcastListen {
-            (configuration.broadcastHost, configuration.broadcastPort) = try Self.parseAddress(broadcast, option: "--broadcast-listen")
+            (configuration.broadcastHost, configuration.broadcastPort) = try Self.parseAddress(
+                broadcast, option: "--broadcast-listen")
         }
         configuration.channelLimit = self.channelLimit
         configuration.broadcastFeatureDisabled = Set(self.broadcastDisabled)
@@ -166,9 +177,11 @@ struct MockAPNsCommand: AsyncParsableCommand {
             configuration.transport = .h2c
         } else {
             guard let certificate = self.tlsCertificate, let key = self.tlsKey else {
-                throw ValidationError("TLS needs --tls-cert and --tls-key (or use --h2c; --generate-tls DIR makes test files)")
+                throw ValidationError(
+                    "TLS needs --tls-cert and --tls-key (or use --h2c; --generate-tls DIR makes test files)")
             }
-            configuration.transport = .tls(try .load(certificatePath: certificate, keyPath: key, clientCAPath: self.clientCA))
+            configuration.transport = .tls(
+                try .load(certificatePath: certificate, keyPath: key, clientCAPath: self.clientCA))
         }
         configuration.tokenKeys = try self.tokenKeys.map { try MockTokenKey(argument: $0) }
         guard let environment = APNsEnvironment.Kind(rawValue: self.environment) else {
@@ -186,9 +199,15 @@ struct MockAPNsCommand: AsyncParsableCommand {
         let tokenKey = try material.write(to: directory)
         let file = { (name: String) in directory.hasSuffix("/") ? directory + name : directory + "/" + name }
         print("wrote test TLS material for topic \(self.topic) to \(directory)")
-        print("  server:  salvo mock-apns --tls-cert \(file(MockTLSMaterial.FileName.serverCertificate)) --tls-key \(file(MockTLSMaterial.FileName.serverPrivateKey)) --client-ca \(file(MockTLSMaterial.FileName.caCertificate)) --token-key \(tokenKey)")
-        print("  client:  --cacert \(file(MockTLSMaterial.FileName.caCertificate)) [--cert \(file(MockTLSMaterial.FileName.clientCertificate)) --key \(file(MockTLSMaterial.FileName.clientPrivateKey))]")
-        print("  token:   authorization: bearer $(cat \(file(MockTLSMaterial.FileName.providerToken)))  (valid for one hour)")
+        print(
+            "  server:  salvo mock-apns --tls-cert \(file(MockTLSMaterial.FileName.serverCertificate)) --tls-key \(file(MockTLSMaterial.FileName.serverPrivateKey)) --client-ca \(file(MockTLSMaterial.FileName.caCertificate)) --token-key \(tokenKey)"
+        )
+        print(
+            "  client:  --cacert \(file(MockTLSMaterial.FileName.caCertificate)) [--cert \(file(MockTLSMaterial.FileName.clientCertificate)) --key \(file(MockTLSMaterial.FileName.clientPrivateKey))]"
+        )
+        print(
+            "  token:   authorization: bearer $(cat \(file(MockTLSMaterial.FileName.providerToken)))  (valid for one hour)"
+        )
     }
 
     /// `host:port` or `[v6]:port`.
@@ -201,5 +220,4 @@ struct MockAPNsCommand: AsyncParsableCommand {
         guard !host.isEmpty else { throw ValidationError("\(option) wants host:port, got \(text)") }
         return (host, port)
     }
-
 }

@@ -46,7 +46,8 @@ struct NDJSONInput {
 
     private mutating func append(_ line: ArraySlice<UInt8>, number: Int, keyField: String?, maxLineBytes: Int) throws {
         guard line.count <= maxLineBytes else {
-            throw CommandFailure("line \(number): \(line.count) bytes, above the \(maxLineBytes)-byte message limit; nothing was sent")
+            throw CommandFailure(
+                "line \(number): \(line.count) bytes, above the \(maxLineBytes)-byte message limit; nothing was sent")
         }
         let json: Any
         do {
@@ -58,7 +59,8 @@ struct NDJSONInput {
         var key: [UInt8]?
         if let keyField {
             guard let object = json as? [String: Any], let value = object[keyField] as? String else {
-                throw CommandFailure("line \(number): no top-level string field \"\(keyField)\" for the key; nothing was sent")
+                throw CommandFailure(
+                    "line \(number): no top-level string field \"\(keyField)\" for the key; nothing was sent")
             }
             key = Array(value.utf8)
         }
@@ -67,6 +69,7 @@ struct NDJSONInput {
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+            || byte == UInt8(ascii: "\n")
     }
 }

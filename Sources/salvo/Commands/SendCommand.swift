@@ -95,9 +95,15 @@ struct SendCommand: AsyncParsableCommand {
         var port: Int?
 
         enum CodingKeys: String, CodingKey {
-            case keyFile = "key_file", keyID = "key_id", teamID = "team_id", certFile = "cert_file"
-            case certKeyFile = "cert_key_file", p12File = "p12_file", password, topic, environment, host
-            case caFile = "ca_file", port
+            case keyFile = "key_file"
+            case keyID = "key_id"
+            case teamID = "team_id"
+            case certFile = "cert_file"
+            case certKeyFile = "cert_key_file"
+            case p12File = "p12_file"
+            case password, topic, environment, host
+            case caFile = "ca_file"
+            case port
         }
     }
 
@@ -113,7 +119,9 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     private static func checkPort(_ port: Int, source: String) throws {
-        guard (1...65_535).contains(port) else { throw ValidationError("\(source) must be within 1…65535, got \(port)") }
+        guard (1...65_535).contains(port) else {
+            throw ValidationError("\(source) must be within 1…65535, got \(port)")
+        }
     }
 
     func run() async throws {
@@ -163,7 +171,8 @@ struct SendCommand: AsyncParsableCommand {
     func credential(_ file: ConfigFile?) throws -> APNsCredential {
         let fromFile = file.map {
             ChannelsCredentialFlags(
-                keyFile: $0.keyFile, keyID: $0.keyID, teamID: $0.teamID, certFile: $0.certFile, certKeyFile: $0.certKeyFile,
+                keyFile: $0.keyFile, keyID: $0.keyID, teamID: $0.teamID, certFile: $0.certFile,
+                certKeyFile: $0.certKeyFile,
                 p12File: $0.p12File, password: $0.password)
         }
         return try ChannelsCredentialFlags(self.credentials).over(fromFile).credential()
@@ -185,7 +194,8 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     private func request(credential: APNsCredential, topic: String?) throws -> APNsRequest {
-        let payloadText = try self.payloadText(default: #"{"aps":{"alert":{"title":"salvo send","body":"Test notification"}}}"#)
+        let payloadText = try self.payloadText(
+            default: #"{"aps":{"alert":{"title":"salvo send","body":"Test notification"}}}"#)
         var topicText = topic
         if topicText == nil, case .certificate(let certificate) = credential { topicText = certificate.bundleID }
         guard let topicText else { throw ValidationError("--topic is required with token authentication") }
@@ -210,13 +220,17 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    private func request(topic topicText: String, pushType: APNsPushType, payload payloadText: String) throws -> APNsRequest {
+    private func request(
+        topic topicText: String, pushType: APNsPushType, payload payloadText: String
+    ) throws -> APNsRequest {
         try APNsRequest(
             token: DeviceToken(hex: self.deviceToken ?? ""),
             topic: APNsTopic(topicText),
             pushType: pushType,
             priority: try self.priority.map { value in
-                guard let priority = APNsPriority(rawValue: value) else { throw ValidationError("priority must be 10, 5 or 1") }
+                guard let priority = APNsPriority(rawValue: value) else {
+                    throw ValidationError("priority must be 10, 5 or 1")
+                }
                 return priority
             },
             expiration: try self.expiration.map { try APNsExpiration(secondsSince1970: $0) },
@@ -230,7 +244,9 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     private func printAnswer(_ response: APNsResponse, environment: APNsEnvironment) {
-        var fields: [(String, String)] = [("environment", environment.description), ("status", String(response.status))]
+        var fields: [(String, String)] = [
+            ("environment", environment.description), ("status", String(response.status)),
+        ]
         if let apnsID = response.apnsID { fields.append(("apns-id", apnsID.description)) }
         if let uniqueID = response.apnsUniqueID { fields.append(("apns-unique-id", uniqueID.description)) }
         if let reason = response.reason { fields.append(("reason", reason.string)) }
@@ -243,7 +259,9 @@ struct SendCommand: AsyncParsableCommand {
         var fields: [(String, String)] = [("environment", environment.description)]
         if let error = error as? APNsError {
             fields += [("error", error.code.description), ("message", error.message)]
-            if let underlying = error.underlying, !error.message.contains(underlying) { fields.append(("cause", underlying)) }
+            if let underlying = error.underlying, !error.message.contains(underlying) {
+                fields.append(("cause", underlying))
+            }
         } else {
             fields += [("error", "unexpected"), ("message", String(describing: error))]
         }

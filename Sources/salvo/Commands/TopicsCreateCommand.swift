@@ -7,7 +7,8 @@ import SalvoKafka
 struct TopicsCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create salvo.jobs, salvo.jobs.priority, salvo.feedback, salvo.retry, salvo.dlq, salvo.outcomes, and the compacted salvo.control, salvo.campaigns and salvo.progress.",
+        abstract:
+            "Create salvo.jobs, salvo.jobs.priority, salvo.feedback, salvo.retry, salvo.dlq, salvo.outcomes, and the compacted salvo.control, salvo.campaigns and salvo.progress.",
         discussion: """
             Names are <prefix>.<role>; override single ones with --topic role=name \
             (roles: \(Role.allCases.map(\.rawValue).joined(separator: ", "))). Existing topics are \
@@ -76,7 +77,9 @@ struct TopicsCreateCommand: AsyncParsableCommand {
         for override in overrides {
             let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let role = Role(rawValue: parts[0]), !parts[1].isEmpty else {
-                throw ValidationError("--topic expects role=name with a role of \(Role.allCases.map(\.rawValue).joined(separator: ", ")), got '\(override)'")
+                throw ValidationError(
+                    "--topic expects role=name with a role of \(Role.allCases.map(\.rawValue).joined(separator: ", ")), got '\(override)'"
+                )
             }
             names[role] = parts[1]
         }
@@ -86,7 +89,9 @@ struct TopicsCreateCommand: AsyncParsableCommand {
     func run() async throws {
         let names = try topicNames()
         let logger = CommandLogger.make(label: "salvo.topics", verbose: verbose)
-        let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-topics"), logger: logger)
+        let admin = try KafkaAdmin(
+            configuration: KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-topics"), logger: logger
+        )
         let failures: [String]
         do {
             failures = try await create(names, admin: admin)
@@ -111,7 +116,8 @@ struct TopicsCreateCommand: AsyncParsableCommand {
         }
         let missing = names.filter { name in !existing.contains { $0.name == name } }
         let newTopics = roles.filter { missing.contains($0.name) }.map {
-            KafkaNewTopic(name: $0.name, partitions: partitions, replicationFactor: replicationFactor, configs: $0.role.configs)
+            KafkaNewTopic(
+                name: $0.name, partitions: partitions, replicationFactor: replicationFactor, configs: $0.role.configs)
         }
         let results: [KafkaTopicCreationResult]
         do {
@@ -128,7 +134,8 @@ struct TopicsCreateCommand: AsyncParsableCommand {
             switch results.first(where: { $0.name == name })?.outcome {
             case .created?:
                 let compacted = roles.first { $0.name == name }?.role.configs.isEmpty == false ? ", compacted" : ""
-                print("created  \(name) (\(partitions) partitions, replication factor \(replicationFactor)\(compacted))")
+                print(
+                    "created  \(name) (\(partitions) partitions, replication factor \(replicationFactor)\(compacted))")
             case .alreadyExists?:
                 print("exists   \(name)")
             case .failed(let error)?:

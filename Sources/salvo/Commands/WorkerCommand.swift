@@ -22,12 +22,18 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Configuration file (YAML). SALVO_* environment variables override it.")
     var config: String?
 
-    @Option(name: .customLong("check-config"), help: "Load and validate this configuration file (credentials included) without connecting, print it with secrets redacted, and exit.")
+    @Option(
+        name: .customLong("check-config"),
+        help:
+            "Load and validate this configuration file (credentials included) without connecting, print it with secrets redacted, and exit."
+    )
     var checkConfig: String?
 
     @Option(
         name: .customLong("log-format"),
-        help: "text (human) or json (one object per line, for log shippers). Default: SALVO_LOG_FORMAT, else the file's log_format, else text.")
+        help:
+            "text (human) or json (one object per line, for log shippers). Default: SALVO_LOG_FORMAT, else the file's log_format, else text."
+    )
     var logFormat: LogFormat?
 
     func validate() throws {
@@ -55,12 +61,14 @@ struct WorkerCommand: AsyncParsableCommand {
         for warning in loaded.warnings { logger.warning("\(warning)") }
         let metrics = WorkerMetricsBootstrap()
         metrics.bootstrapMetricsSystem()
-        metrics.publishBuildInfo(version: SalvoVersion.current, librdkafka: RDKafkaLibrary.version, nghttp2: NGHTTP2Library.version)
+        metrics.publishBuildInfo(
+            version: SalvoVersion.current, librdkafka: RDKafkaLibrary.version, nghttp2: NGHTTP2Library.version)
 
         let configuration = loaded.configuration
         let engine: WorkerEngine
         do {
-            engine = try WorkerEngine(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+            engine = try WorkerEngine(
+                configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
         } catch {
             throw console.failure("cannot start the worker: \(error)")
         }
@@ -72,7 +80,8 @@ struct WorkerCommand: AsyncParsableCommand {
             var operationsLogger = logger
             operationsLogger[metadataKey: "component"] = "operations"
             let operations = WorkerOperationsServer(
-                listener: listener, registry: metrics.registry, probes: WorkerProbes(engine: engine), logger: operationsLogger)
+                listener: listener, registry: metrics.registry, probes: WorkerProbes(engine: engine),
+                logger: operationsLogger)
             let port: Int
             do {
                 port = try await operations.start()
@@ -85,7 +94,9 @@ struct WorkerCommand: AsyncParsableCommand {
             services.append(.init(service: operations))
         }
         services.append(
-            .init(service: engine, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
+            .init(
+                service: engine, successTerminationBehavior: .gracefullyShutdownGroup,
+                failureTerminationBehavior: .gracefullyShutdownGroup))
         console.announce(
             "worker started: group \(configuration.groupID), apps \(configuration.apps.keys.sorted().joined(separator: ", ")), configuration \(loaded.source)",
             metadata: ["version": "\(SalvoVersion.current)"])
@@ -102,7 +113,9 @@ struct WorkerCommand: AsyncParsableCommand {
         console.announce("worker stopped: \(engine.statistics())")
     }
 
-    private static func load(_ path: String, with loader: WorkerConfigurationLoader, console: WorkerConsole) throws -> LoadedWorkerConfiguration {
+    private static func load(
+        _ path: String, with loader: WorkerConfigurationLoader, console: WorkerConsole
+    ) throws -> LoadedWorkerConfiguration {
         do {
             return try loader.load(path: path)
         } catch {

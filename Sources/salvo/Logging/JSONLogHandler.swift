@@ -32,14 +32,18 @@ struct JSONLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         Self.write(
-            Self.line(level: event.level, label: label, message: event.message.description, source: event.source, metadata: merged),
+            Self.line(
+                level: event.level, label: label, message: event.message.description, source: event.source,
+                metadata: merged),
             to: STDERR_FILENO)
     }
 
     private static let reserved: Set<String> = ["ts", "level", "logger", "msg", "source"]
 
     /// One log line, newline included.
-    static func line(level: Logger.Level, label: String, message: String, source: String, metadata: Logger.Metadata) -> String {
+    static func line(
+        level: Logger.Level, label: String, message: String, source: String, metadata: Logger.Metadata
+    ) -> String {
         var fields: [(String, String)] = [
             ("ts", timestamp()), ("level", level.rawValue), ("logger", label), ("msg", message), ("source", source),
         ]
@@ -69,7 +73,8 @@ struct JSONLogHandler: LogHandler {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
             Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
     }
 }

@@ -21,7 +21,8 @@ struct WorkerConsole: Sendable {
         case .json:
             fflush(nil)  // whatever `print` buffered goes first
             JSONLogHandler.write(
-                JSONLogHandler.line(level: .info, label: Self.label, message: message, source: "salvo", metadata: metadata),
+                JSONLogHandler.line(
+                    level: .info, label: Self.label, message: message, source: "salvo", metadata: metadata),
                 to: STDOUT_FILENO)
         }
     }
@@ -31,7 +32,8 @@ struct WorkerConsole: Sendable {
     func failure(_ message: String) -> any Error {
         guard format == .json else { return CommandFailure(message) }
         JSONLogHandler.write(
-            JSONLogHandler.line(level: .error, label: Self.label, message: message, source: "salvo", metadata: [:]), to: STDERR_FILENO)
+            JSONLogHandler.line(level: .error, label: Self.label, message: message, source: "salvo", metadata: [:]),
+            to: STDERR_FILENO)
         return ExitCode.failure
     }
 }

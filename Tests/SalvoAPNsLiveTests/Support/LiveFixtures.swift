@@ -16,7 +16,10 @@ enum Live {
 
     static func tokenCredential() throws -> (credential: APNsTokenCredential, publicKey: [UInt8]) {
         let key = P256.Signing.PrivateKey()
-        return (try APNsTokenCredential(keyID: Self.keyID, teamID: Self.teamID, privateKey: key), Array(key.publicKey.rawRepresentation))
+        return (
+            try APNsTokenCredential(keyID: Self.keyID, teamID: Self.teamID, privateKey: key),
+            Array(key.publicKey.rawRepresentation)
+        )
     }
 
     /// Token number `number` as 64 lowercase hex characters.
@@ -69,7 +72,9 @@ enum Live {
     }
 
     /// Runs `body` with a pool, shutting it down afterwards whatever happens.
-    static func withPool<T>(_ pool: APNsConnectionPool, _ body: (APNsConnectionPool) async throws -> T) async throws -> T {
+    static func withPool<T>(
+        _ pool: APNsConnectionPool, _ body: (APNsConnectionPool) async throws -> T
+    ) async throws -> T {
         do {
             let result = try await body(pool)
             await pool.shutdown()
@@ -80,7 +85,9 @@ enum Live {
         }
     }
 
-    static func poolConfiguration(transport: APNsConnection.Transport, connections: Int = 2) -> APNsConnectionPool.Configuration {
+    static func poolConfiguration(
+        transport: APNsConnection.Transport, connections: Int = 2
+    ) -> APNsConnectionPool.Configuration {
         var configuration = APNsConnectionPool.Configuration()
         configuration.connectionCount = connections
         configuration.connection.transport = transport

@@ -13,7 +13,8 @@ final class NGHTTPDServer {
     ///   - tokens: Tokens (lowercase hex) that answer 200.
     ///   - requireClientCertificate: `--verify-client`: the handshake fails without a client
     ///     certificate (nghttpd does not check its issuer).
-    init(pki: TestPKI, tokens: [String], requireClientCertificate: Bool = false, maxConcurrentStreams: Int = 100) throws {
+    init(pki: TestPKI, tokens: [String], requireClientCertificate: Bool = false, maxConcurrentStreams: Int = 100) throws
+    {
         self.documentRoot = pki.directory.appendingPathComponent("www-\(UUID().uuidString)")
         let devices = self.documentRoot.appendingPathComponent("3/device")
         try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)

@@ -78,10 +78,14 @@ final class ScriptedAPNsHandler: ChannelInboundHandler {
 
     private func answer(_ received: HTTP2ReceivedRequest) {
         var headers = HTTP2Headers()
-        headers.add(name: "apns-id", value: received.request.headers.first(name: "apns-id") ?? UUID().uuidString.lowercased())
+        headers.add(
+            name: "apns-id", value: received.request.headers.first(name: "apns-id") ?? UUID().uuidString.lowercased())
         let response: HTTP2Response
-        if let reason = self.server.rejectionReason(authorization: received.request.headers.first(name: "authorization")) {
-            response = HTTP2Response(status: 403, headers: headers, body: ByteBuffer(string: #"{"reason":"\#(reason)"}"#))
+        if let reason = self.server.rejectionReason(
+            authorization: received.request.headers.first(name: "authorization"))
+        {
+            response = HTTP2Response(
+                status: 403, headers: headers, body: ByteBuffer(string: #"{"reason":"\#(reason)"}"#))
         } else {
             response = HTTP2Response(status: 200, headers: headers)
         }

@@ -57,14 +57,20 @@ final class FakeConnection: APNsPoolConnection, @unchecked Sendable {
         self.delegate?.connectionClosed(self.id, error: error)
         let pending = self.pending
         self.pending.removeAll()
-        for (_, tag) in pending { self.delegate?.connection(self.id, completed: tag, with: .failed(.notSent("connection closed"))) }
+        for (_, tag) in pending {
+            self.delegate?.connection(self.id, completed: tag, with: .failed(.notSent("connection closed")))
+        }
     }
 }
 
 /// Hands out `FakeConnection`s when the test says so. Unchecked Sendable: only touched on the
 /// test event loop.
 final class FakeConnectionFactory: APNsPoolConnectionFactory, @unchecked Sendable {
-    private var requests: [(id: APNsConnectionID, delegate: any APNsPoolConnectionDelegate, completion: (Result<any APNsPoolConnection, APNsError>) -> Void)] = []
+    private var requests:
+        [(
+            id: APNsConnectionID, delegate: any APNsPoolConnectionDelegate,
+            completion: (Result<any APNsPoolConnection, APNsError>) -> Void
+        )] = []
     private(set) var connections: [FakeConnection] = []
     private(set) var attempts = 0
 

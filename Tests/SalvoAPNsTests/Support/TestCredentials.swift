@@ -35,18 +35,24 @@ struct TestCredentials {
 
     /// Writes a self-signed certificate shaped like an APNs client certificate (bundle id in the
     /// subject UID) and its key, as PEM files.
-    func writeCertificate(bundleID: String? = TestCredentials.bundleID) throws -> (certificatePath: String, keyPath: String) {
+    func writeCertificate(
+        bundleID: String? = TestCredentials.bundleID
+    ) throws -> (certificatePath: String, keyPath: String) {
         let key = P256.Signing.PrivateKey()
         let certificateKey = Certificate.PrivateKey(key)
         var attributes: [RelativeDistinguishedName] = []
         if let bundleID {
-            attributes.append(RelativeDistinguishedName(
-                RelativeDistinguishedName.Attribute(type: [0, 9, 2342, 19_200_300, 100, 1, 1], utf8String: bundleID)
-            ))
+            attributes.append(
+                RelativeDistinguishedName(
+                    RelativeDistinguishedName.Attribute(
+                        type: [0, 9, 2342, 19_200_300, 100, 1, 1], utf8String: bundleID)
+                ))
         }
-        attributes.append(RelativeDistinguishedName(
-            RelativeDistinguishedName.Attribute(type: [2, 5, 4, 3], utf8String: "Apple Push Services: \(bundleID ?? "test")")
-        ))
+        attributes.append(
+            RelativeDistinguishedName(
+                RelativeDistinguishedName.Attribute(
+                    type: [2, 5, 4, 3], utf8String: "Apple Push Services: \(bundleID ?? "test")")
+            ))
         let name = DistinguishedName(attributes)
         let certificate = try Certificate(
             version: .v3,

@@ -52,7 +52,8 @@ struct CampaignFixture {
             }
             let list = tokens.map { "\"\($0)\"" }.joined(separator: ",")
             campaignLines.append(
-                #"{"id":"\#(id)-\#(job)","app":"\#(app)","campaign_id":"\#(id)","tokens":[\#(list)],"payload":{"aps":{"alert":{"title":"Sale","body":"Everything must go"}}}}"#)
+                #"{"id":"\#(id)-\#(job)","app":"\#(app)","campaign_id":"\#(id)","tokens":[\#(list)],"payload":{"aps":{"alert":{"title":"Sale","body":"Everything must go"}}}}"#
+            )
         }
     }
 
@@ -62,7 +63,8 @@ struct CampaignFixture {
             let token = token()
             expect(token, fate: fate)
             perUserLines.append(
-                #"{"id":"\#(id)-\#(job)","app":"\#(app)","token":"\#(token)","payload":{"aps":{"alert":"You have a message","badge":\#(job % 100)}}}"#)
+                #"{"id":"\#(id)-\#(job)","app":"\#(app)","token":"\#(token)","payload":{"aps":{"alert":"You have a message","badge":\#(job % 100)}}}"#
+            )
         }
     }
 

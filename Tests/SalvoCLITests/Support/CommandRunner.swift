@@ -4,7 +4,9 @@ import SalvoTestSupport
 /// The commands CLI tests run to completion most: `salvo` itself and kcat (through
 /// ``ExternalProcess``, which bounds them in time and captures their output in files).
 enum CommandRunner {
-    static func salvo(_ arguments: [String], stdin: URL? = nil, timeout: Duration = .seconds(60)) async throws
+    static func salvo(
+        _ arguments: [String], stdin: URL? = nil, timeout: Duration = .seconds(60)
+    ) async throws
         -> ExternalProcess.Result
     {
         try await ExternalProcess.run(ExternalProcess.salvoExecutable(), arguments, stdin: stdin, timeout: timeout)

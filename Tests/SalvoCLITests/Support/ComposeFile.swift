@@ -33,7 +33,7 @@ struct ComposeFile {
     init(_ relativePath: String = "docker/compose.yaml") throws {
         directory = (relativePath as NSString).deletingLastPathComponent
         guard let root = try RepositoryFiles.yamlDocuments(relativePath).first as? [String: Any],
-              let services = root["services"] as? [String: [String: Any]]
+            let services = root["services"] as? [String: [String: Any]]
         else { throw TestFailure("\(relativePath): no services") }
         self.services = try services.reduce(into: [:]) { result, entry in
             result[entry.key] = try Self.service(entry.key, entry.value)
@@ -48,10 +48,13 @@ struct ComposeFile {
             guard parts.count >= 2 else { throw TestFailure("\(name): volume \(text) is not SOURCE:TARGET") }
             return Volume(source: parts[0], target: parts[1])
         }
-        let dependsOn = (raw["depends_on"] as? [String: Any] ?? [:]).compactMapValues { ($0 as? [String: Any])?["condition"] as? String }
+        let dependsOn = (raw["depends_on"] as? [String: Any] ?? [:]).compactMapValues {
+            ($0 as? [String: Any])?["condition"] as? String
+        }
         var healthcheck: [String]?
         if let check = raw["healthcheck"] as? [String: Any], check["disable"] as? Bool != true,
-           let test = (check["test"] as? [Any])?.map({ "\($0)" }), test.first == "CMD" {
+            let test = (check["test"] as? [Any])?.map({ "\($0)" }), test.first == "CMD"
+        {
             healthcheck = Array(test.dropFirst())
         }
         return Service(
@@ -64,8 +67,12 @@ struct ComposeFile {
         var ordered: [Service] = []
         var placed: Set<String> = []
         while placed.count < services.count {
-            let ready = services.values.filter { !placed.contains($0.name) && Set($0.dependsOn.keys).isSubset(of: placed) }
-            guard let next = ready.min(by: { $0.name < $1.name }) else { throw TestFailure("compose: a dependency cycle") }
+            let ready = services.values.filter {
+                !placed.contains($0.name) && Set($0.dependsOn.keys).isSubset(of: placed)
+            }
+            guard let next = ready.min(by: { $0.name < $1.name }) else {
+                throw TestFailure("compose: a dependency cycle")
+            }
             ordered.append(next)
             placed.insert(next.name)
         }

@@ -32,7 +32,9 @@ struct ComposeRewrite {
             for text in texts {
                 for match in text.matches(of: /0\.0\.0\.0:(\d+)/) {
                     let port = Int(match.1)!
-                    if ports[service.name]?[port] == nil { ports[service.name, default: [:]][port] = Int(try ClosedPort.find()) }
+                    if ports[service.name]?[port] == nil {
+                        ports[service.name, default: [:]][port] = Int(try ClosedPort.find())
+                    }
                 }
             }
         }
@@ -41,9 +43,12 @@ struct ComposeRewrite {
     /// One argument, environment value or configuration string of `service`, rewritten.
     func rewrite(_ text: String, in service: ComposeFile.Service) -> String {
         let text = text.replacing(/([A-Za-z0-9.\-]+):(\d+)/) { match in
-            let host = String(match.1), port = Int(match.2)!
+            let host = String(match.1)
+            let port = Int(match.2)!
             if host == brokerService { return brokers }
-            if ["0.0.0.0", "127.0.0.1", "localhost"].contains(host), let local = ports[service.name]?[port] { return "127.0.0.1:\(local)" }
+            if ["0.0.0.0", "127.0.0.1", "localhost"].contains(host), let local = ports[service.name]?[port] {
+                return "127.0.0.1:\(local)"
+            }
             if let local = ports[host]?[port] { return "127.0.0.1:\(local)" }
             return String(match.0)
         }
@@ -64,8 +69,10 @@ struct ComposeRewrite {
     func pathMap(for service: ComposeFile.Service) -> [String: String] {
         var map = Self.imagePaths.mapValues { RepositoryFiles.path($0) }
         for volume in service.volumes {
-            map[volume.target] = volume.isBind
-                ? root.appendingPathComponent("binds/\(service.name)/\((volume.source as NSString).lastPathComponent)").path
+            map[volume.target] =
+                volume.isBind
+                ? root.appendingPathComponent("binds/\(service.name)/\((volume.source as NSString).lastPathComponent)")
+                    .path
                 : root.appendingPathComponent("volumes/\(volume.source)").path
         }
         return map
@@ -82,10 +89,14 @@ struct ComposeRewrite {
                 continue
             }
             let source = (file.directory as NSString).appendingPathComponent(volume.source)
-            guard let document = try RepositoryFiles.yamlDocuments(source).first else { throw TestFailure("\(source) is empty") }
-            try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard let document = try RepositoryFiles.yamlDocuments(source).first else {
+                throw TestFailure("\(source) is empty")
+            }
+            try FileManager.default.createDirectory(
+                at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
             let rewritten = rewriteTree(document, in: service)
-            try JSONSerialization.data(withJSONObject: rewritten, options: [.prettyPrinted, .sortedKeys]).write(to: local)
+            try JSONSerialization.data(withJSONObject: rewritten, options: [.prettyPrinted, .sortedKeys]).write(
+                to: local)
         }
     }
 
@@ -96,7 +107,8 @@ struct ComposeRewrite {
         case let list as [Any]:
             return list.map { rewriteTree($0, in: service) }
         case var mapping as [String: Any]:
-            if let host = mapping["host"] as? String, let port = mapping["port"] as? Int, let local = ports[host]?[port] {
+            if let host = mapping["host"] as? String, let port = mapping["port"] as? Int, let local = ports[host]?[port]
+            {
                 mapping["host"] = "127.0.0.1"
                 mapping["port"] = local
             }

@@ -18,7 +18,10 @@ final class ComposeStack {
 
     /// The command and environment `service` runs with here.
     func invocation(_ service: ComposeFile.Service) -> (arguments: [String], environment: [String: String]) {
-        (service.command.map { rewrite.rewrite($0, in: service) }, service.environment.mapValues { rewrite.rewrite($0, in: service) })
+        (
+            service.command.map { rewrite.rewrite($0, in: service) },
+            service.environment.mapValues { rewrite.rewrite($0, in: service) }
+        )
     }
 
     /// Starts everything but the broker in order; returns the last service's exit status and output.
@@ -26,7 +29,9 @@ final class ComposeStack {
         let order = try file.startOrder().filter { $0.name != rewrite.brokerService }
         guard let last = order.last, file.isLeaf(last.name) else { throw TestFailure("compose: no final one-shot") }
         for service in order {
-            guard service.image?.hasPrefix("salvo") == true else { throw TestFailure("compose: \(service.name) is not the Salvo image") }
+            guard service.image?.hasPrefix("salvo") == true else {
+                throw TestFailure("compose: \(service.name) is not the Salvo image")
+            }
             try rewrite.prepare(service)
             let (arguments, environment) = invocation(service)
             let process = try BackgroundProcess.salvo(service.name, arguments, environment: environment)
@@ -35,12 +40,16 @@ final class ComposeStack {
                 guard let status = await process.waitForExit(timeout: timeout) else {
                     let output = (process.stdout, process.stderr)
                     await process.stop()
-                    throw TestFailure("\(service.name) still running after \(timeout)\nstdout:\n\(output.0.suffix(3_000))\nstderr:\n\(output.1.suffix(3_000))")
+                    throw TestFailure(
+                        "\(service.name) still running after \(timeout)\nstdout:\n\(output.0.suffix(3_000))\nstderr:\n\(output.1.suffix(3_000))"
+                    )
                 }
                 let result = (service.name, status, process.stdout, process.stderr)
                 await process.stop()
                 if service.name == last.name { return result }
-                guard status == 0 else { throw TestFailure("\(service.name) exited \(status): \(result.3.suffix(3_000))") }
+                guard status == 0 else {
+                    throw TestFailure("\(service.name) exited \(status): \(result.3.suffix(3_000))")
+                }
             } else {
                 running.append(process)
                 if let check = service.healthcheck { try await waitHealthy(service, check: check, process: process) }
@@ -60,7 +69,9 @@ final class ComposeStack {
             if result.status == 0 { return }
             try await Task.sleep(for: .milliseconds(500))
         }
-        throw TestFailure("\(service.name) never became healthy (\(arguments.joined(separator: " ")))\nstderr:\n\(process.stderr.suffix(3_000))")
+        throw TestFailure(
+            "\(service.name) never became healthy (\(arguments.joined(separator: " ")))\nstderr:\n\(process.stderr.suffix(3_000))"
+        )
     }
 
     /// Stops the long-running services, last started first (the worker drains before the mock goes).

@@ -39,16 +39,21 @@ struct JobMutator {
 
     /// A valid job of one of a few shapes: collapse id, priority, expiration, badges, raw payload.
     static func job(id: String, app: String, tokens: [String], variant: Int, perUser: Bool) -> String {
-        let list = perUser ? #""token":"\#(tokens[0])""# : #""tokens":[\#(tokens.map { "\"\($0)\"" }.joined(separator: ","))]"#
+        let list =
+            perUser ? #""token":"\#(tokens[0])""# : #""tokens":[\#(tokens.map { "\"\($0)\"" }.joined(separator: ","))]"#
         switch variant % 4 {
         case 0:
-            return #"{"id":"\#(id)","app":"\#(app)",\#(list),"payload":{"aps":{"alert":{"title":"Hi","body":"Lunch?"},"badge":3}}}"#
+            return
+                #"{"id":"\#(id)","app":"\#(app)",\#(list),"payload":{"aps":{"alert":{"title":"Hi","body":"Lunch?"},"badge":3}}}"#
         case 1:
-            return #"{"id":"\#(id)","app":"\#(app)",\#(list),"priority":5,"expiration":0,"collapse_id":"c-\#(variant)","payload":{"aps":{"alert":"x","sound":"default"},"n":[1,2.5,-3e2]}}"#
+            return
+                #"{"id":"\#(id)","app":"\#(app)",\#(list),"priority":5,"expiration":0,"collapse_id":"c-\#(variant)","payload":{"aps":{"alert":"x","sound":"default"},"n":[1,2.5,-3e2]}}"#
         case 2:
-            return #"{"id":"\#(id)","app":"\#(app)",\#(list),"push_type":"background","payload_raw":"{\"aps\":{\"content-available\":1}}"}"#
+            return
+                #"{"id":"\#(id)","app":"\#(app)",\#(list),"push_type":"background","payload_raw":"{\"aps\":{\"content-available\":1}}"}"#
         default:
-            return #"{"id":"\#(id)","app":"\#(app)","campaign_id":"c",\#(list),"per_token":{"\#(tokens[0])":{"badge":7}},"payload":{"aps":{"alert":"Sale"}}}"#
+            return
+                #"{"id":"\#(id)","app":"\#(app)","campaign_id":"c",\#(list),"per_token":{"\#(tokens[0])":{"badge":7}},"payload":{"aps":{"alert":"Sale"}}}"#
         }
     }
 
@@ -71,12 +76,18 @@ struct JobMutator {
             let member = Array(#""deep":"#.utf8) + nested + [UInt8(ascii: ",")]
             bytes.insert(contentsOf: member, at: between(0, 1) == 0 ? 1 : (Self.index(of: #""aps":"#, in: bytes) ?? 1))
         case .hugeNumbers:
-            let huge = ["1e400", "18446744073709551616", "-9223372036854775809", "123456789012345678901234567890", "-0.0e-999", "2147483648"]
+            let huge = [
+                "1e400", "18446744073709551616", "-9223372036854775809", "123456789012345678901234567890", "-0.0e-999",
+                "2147483648",
+            ]
             let field = [#""priority":"#, #""expiration":"#, #""badge":"#][between(0, 2)]
             let value = Array(huge[between(0, huge.count - 1)].utf8)
-            bytes.insert(contentsOf: Array(field.utf8) + value + [UInt8(ascii: ",")], at: Self.index(of: #""app":"#, in: bytes) ?? 1)
+            bytes.insert(
+                contentsOf: Array(field.utf8) + value + [UInt8(ascii: ",")],
+                at: Self.index(of: #""app":"#, in: bytes) ?? 1)
         case .duplicateMembers:
-            let member = [#""id":"again","#, #""app":"other","#, #""token":"00","#, #""payload":{},"#, #""aps":{},"#][between(0, 4)]
+            let member = [#""id":"again","#, #""app":"other","#, #""token":"00","#, #""payload":{},"#, #""aps":{},"#][
+                between(0, 4)]
             let at = member.hasPrefix(#""aps""#) ? Self.index(of: #""aps":{"#, in: bytes).map { $0 + 7 } ?? 1 : 1
             bytes.insert(contentsOf: Array(member.utf8), at: min(at, bytes.count))
         }

@@ -18,7 +18,8 @@ struct MockRecord {
             guard let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
                 let token = object["token"] as? String
             else {
-                throw TestFailure("record line is not an accepted notification: \(String(decoding: line, as: UTF8.self))")
+                throw TestFailure(
+                    "record line is not an accepted notification: \(String(decoding: line, as: UTF8.self))")
             }
             acceptedCount[token, default: 0] += 1
             if firstReceivedAt[token] == nil, let received = object["received_at_ms"] as? NSNumber {

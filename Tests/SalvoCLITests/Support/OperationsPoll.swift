@@ -22,7 +22,8 @@ struct OperationsPoll: CustomStringConvertible {
     /// Polls `address` (`http://127.0.0.1:PORT`) once.
     static func take(_ address: String, since origin: ContinuousClock.Instant) async throws -> OperationsPoll {
         let started = origin.duration(to: .now)
-        let metricsFile = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-metrics-\(UUID().uuidString)")
+        let metricsFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-metrics-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: metricsFile) }
         // One output file per URL, in order; `-w` prints each transfer's status (000: no connection).
         let result = try await ExternalProcess.run(
@@ -35,7 +36,9 @@ struct OperationsPoll: CustomStringConvertible {
             ],
             timeout: .seconds(10))
         let codes = result.stdoutText.split(separator: "\n").map { Int($0) ?? 0 }
-        guard codes.count == 3 else { throw TestFailure("curl printed \(codes.count) statuses: \(result.stdoutText) \(result.stderr)") }
+        guard codes.count == 3 else {
+            throw TestFailure("curl printed \(codes.count) statuses: \(result.stdoutText) \(result.stderr)")
+        }
         return OperationsPoll(
             startedAfter: started, live: codes[0], ready: codes[1], metrics: codes[2],
             metricsText: (try? String(contentsOf: metricsFile, encoding: .utf8)) ?? "")

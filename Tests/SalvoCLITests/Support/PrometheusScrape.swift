@@ -30,12 +30,17 @@ struct PrometheusScrape {
     }
 
     private static func names(in text: String, after prefix: String) -> Set<String> {
-        Set(text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.compactMap { $0.dropFirst(prefix.count).split(separator: " ").first.map(String.init) })
+        Set(
+            text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.compactMap {
+                $0.dropFirst(prefix.count).split(separator: " ").first.map(String.init)
+            })
     }
 
     /// `name{a="x",b="y"} value`; label values hold no `"` or `,` in Salvo's series.
     private static func parse(_ line: Substring) -> Series? {
-        guard !line.hasPrefix("#"), let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { return nil }
+        guard !line.hasPrefix("#"), let space = line.lastIndex(of: " "),
+            let value = Double(line[line.index(after: space)...])
+        else { return nil }
         let head = line[..<space]
         guard let brace = head.firstIndex(of: "{") else { return Series(name: String(head), labels: [:], value: value) }
         var labels: [String: String] = [:]

@@ -20,7 +20,10 @@ extension WorkerStage {
             seen[event.key] = reason
         }
         let wrong = expected.filter { seen[$0.key] != $0.value }.count + seen.keys.filter { expected[$0] == nil }.count
-        #expect(wrong == 0, "feedback differs from the prediction for \(wrong) tokens: \(seen.count) tokens with events, \(expected.count) dead tokens")
+        #expect(
+            wrong == 0,
+            "feedback differs from the prediction for \(wrong) tokens: \(seen.count) tokens with events, \(expected.count) dead tokens"
+        )
         if !allowDuplicates { #expect(repeats == 0) }
     }
 
@@ -39,14 +42,17 @@ extension WorkerStage {
     /// A worker's `/metrics` text, from the operations address it printed at start.
     func metrics(of worker: BackgroundProcess) async throws -> String {
         let address = try await operationsAddress(of: worker)
-        let result = try await ExternalProcess.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(address)/metrics"], timeout: .seconds(10))
+        let result = try await ExternalProcess.run(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(address)/metrics"], timeout: .seconds(10))
         return result.stdoutText
     }
 
     /// `http://127.0.0.1:PORT` of a worker's operations listener, as it printed it at start.
     func operationsAddress(of worker: BackgroundProcess) async throws -> String {
         let line = try await worker.waitForOutput(containing: "operations on")
-        guard let match = line.firstMatch(of: /http:\/\/[0-9.]+:\d+/) else { throw TestFailure("no address in \(line)") }
+        guard let match = line.firstMatch(of: /http:\/\/[0-9.]+:\d+/) else {
+            throw TestFailure("no address in \(line)")
+        }
         return String(match.0)
     }
 }

@@ -39,7 +39,8 @@ final class WorkerStage: Sendable {
     /// capabilities — each under `strace -e setsockopt` writing `strace-<name>.txt` in ``directory``.
     /// `mockArguments`: more `salvo mock-apns` options (`--broadcast-listen`, say).
     init(
-        cluster: CLITestCluster, scenarioYAML: String, partitions: Int = 4, unprivileged: Bool = false, mockArguments: [String] = []
+        cluster: CLITestCluster, scenarioYAML: String, partitions: Int = 4, unprivileged: Bool = false,
+        mockArguments: [String] = []
     ) async throws {
         self.cluster = cluster
         self.unprivileged = unprivileged
@@ -48,7 +49,9 @@ final class WorkerStage: Sendable {
         self.prefix = prefix
         groupID = "\(prefix)-workers"
         cluster.adopt(
-            ["jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes", "control", "campaigns", "progress"].map { "\(prefix).\($0)" })
+            ["jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes", "control", "campaigns", "progress"].map {
+                "\(prefix).\($0)"
+            })
         let topics = try await CommandRunner.salvo([
             "topics", "create", "--brokers", cluster.brokers, "--prefix", prefix, "--partitions", String(partitions),
         ])
@@ -57,11 +60,13 @@ final class WorkerStage: Sendable {
         let tls = directory.appendingPathComponent("tls").path
         let generated = try await CommandRunner.salvo(["mock-apns", "--generate-tls", tls, "--topic", Self.bundleID])
         guard generated.status == 0,
-            let argument = generated.stdoutText.split(separator: " ").drop(while: { $0 != "--token-key" }).dropFirst().first
+            let argument = generated.stdoutText.split(separator: " ").drop(while: { $0 != "--token-key" }).dropFirst()
+                .first
         else {
             throw TestFailure("mock-apns --generate-tls failed: \(generated.stdoutText) \(generated.stderr)")
         }
-        let parts = argument.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 2).map(String.init)
+        let parts = argument.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 2).map(
+            String.init)
         tokenKey = (parts[0], parts[1], parts[2])
 
         let scenario = directory.appendingPathComponent("scenario.yaml")
@@ -103,8 +108,10 @@ final class WorkerStage: Sendable {
         guard unprivileged else { return [] }
         let uid = String(unprivilegedUID)
         return [
-            "/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
-            "/usr/bin/strace", "-f", "-qq", "-e", "trace=setsockopt", "-o", directory.appendingPathComponent("strace-\(name).txt").path,
+            "/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all",
+            "/usr/bin/strace", "-f", "-qq", "-e", "trace=setsockopt", "-o",
+            directory.appendingPathComponent("strace-\(name).txt").path,
         ]
     }
 
@@ -168,7 +175,8 @@ final class WorkerStage: Sendable {
     func startWorker(_ configuration: URL, name: String = "worker") throws -> BackgroundProcess {
         if unprivileged { try Self.handOver(directory) }
         let worker = try BackgroundProcess.salvo(
-            name, ["worker", "--config", configuration.path], launcher: Self.launcher(unprivileged, name: name, in: directory))
+            name, ["worker", "--config", configuration.path],
+            launcher: Self.launcher(unprivileged, name: name, in: directory))
         workers.withLock { $0.append(worker) }
         return worker
     }
@@ -179,7 +187,8 @@ final class WorkerStage: Sendable {
         let file = directory.appendingPathComponent("jobs-\(UUID().uuidString).ndjson")
         try CampaignFixture.write(lines, to: file)
         let result = try await CommandRunner.salvo(
-            ["enqueue", "--brokers", cluster.brokers, "--topic", topic, "--key-field", "id", file.path], timeout: .seconds(120))
+            ["enqueue", "--brokers", cluster.brokers, "--topic", topic, "--key-field", "id", file.path],
+            timeout: .seconds(120))
         guard result.status == 0 else { throw TestFailure("enqueue to \(topic) failed: \(result.stderr)") }
     }
 
@@ -227,11 +236,13 @@ final class WorkerStage: Sendable {
         let partitions = counts.keys.sorted().map { KafkaTopicPartition(topic: topic, partition: $0) }
         // Without joining the group: a consumer would start a rebalance of the workers at each look.
         let committed = try await KafkaGroupOffsets.committed(
-            group: group, partitions: partitions, client: KafkaClientConfiguration(bootstrapServers: cluster.brokers), logger: logger)
+            group: group, partitions: partitions, client: KafkaClientConfiguration(bootstrapServers: cluster.brokers),
+            logger: logger)
         return partitions.compactMap { partition in
             let have = committed[partition] ?? nil
             let want = counts[partition.partition]!
-            return have == want ? nil : "\(partition): committed \(have.map(String.init) ?? "nothing"), messages \(want)"
+            return have == want
+                ? nil : "\(partition): committed \(have.map(String.init) ?? "nothing"), messages \(want)"
         }
     }
 
@@ -250,7 +261,8 @@ func withWorkerStage(
 ) async throws {
     try await withCLITestCluster { cluster in
         let stage = try await WorkerStage(
-            cluster: cluster, scenarioYAML: scenarioYAML, partitions: partitions, unprivileged: unprivileged, mockArguments: mockArguments)
+            cluster: cluster, scenarioYAML: scenarioYAML, partitions: partitions, unprivileged: unprivileged,
+            mockArguments: mockArguments)
         do {
             try await body(stage)
         } catch {

@@ -17,7 +17,9 @@ final class EventRecorder: ChannelInboundHandler {
     }
 
     var remoteSettings: [HTTP2RemoteSettings] {
-        self.events.compactMap { if case .remoteSettingsChanged(let settings) = $0 { return settings } else { return nil } }
+        self.events.compactMap {
+            if case .remoteSettingsChanged(let settings) = $0 { return settings } else { return nil }
+        }
     }
 
     var creditAvailable: [HTTP2StreamCredit] {

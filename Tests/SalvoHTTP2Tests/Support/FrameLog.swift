@@ -38,7 +38,8 @@ struct FrameLog {
         }
         while self.pending.readableBytes >= 9 {
             let start = self.pending.readerIndex
-            let length = Int(self.pending.getInteger(at: start, as: UInt16.self)!) << 8
+            let length =
+                Int(self.pending.getInteger(at: start, as: UInt16.self)!) << 8
                 | Int(self.pending.getInteger(at: start + 2, as: UInt8.self)!)
             guard self.pending.readableBytes >= 9 + length else { return }
             let type = self.pending.getInteger(at: start + 3, as: UInt8.self)!
@@ -56,7 +57,9 @@ struct FrameLog {
 
     /// RST_STREAM frames as (stream, error code).
     var resets: [(streamID: Int32, errorCode: UInt32)] {
-        self.frames(ofType: Self.rstStream).map { ($0.streamID, $0.payload.getInteger(at: $0.payload.readerIndex, as: UInt32.self)!) }
+        self.frames(ofType: Self.rstStream).map {
+            ($0.streamID, $0.payload.getInteger(at: $0.payload.readerIndex, as: UInt32.self)!)
+        }
     }
 
     /// Builds one frame's bytes (for tests that play a hand-written peer).

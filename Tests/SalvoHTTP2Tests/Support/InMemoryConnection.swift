@@ -27,7 +27,8 @@ final class InMemoryConnection {
         self.serverHandler = HTTP2SessionHandler(mode: .server, configuration: serverConfiguration)
         self.responder = TestResponder(policy: policy)
         self.client = EmbeddedChannel(handlers: [self.clientHandler, self.clientEvents], loop: self.loop)
-        self.server = EmbeddedChannel(handlers: [self.serverHandler, self.responder, self.serverEvents], loop: self.loop)
+        self.server = EmbeddedChannel(
+            handlers: [self.serverHandler, self.responder, self.serverEvents], loop: self.loop)
         let serverHandler = self.serverHandler
         self.responder.observeOpenStreams = { serverHandler.openStreamCount }
         let address = try SocketAddress(ipAddress: "127.0.0.1", port: 443)

@@ -43,7 +43,9 @@ struct LoopbackClient {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
-                    if let tls { try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname)) }
+                    if let tls {
+                        try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
+                    }
                     try sync.addHandler(HTTP2SessionHandler(mode: .client))
                 }
             }
@@ -53,7 +55,9 @@ struct LoopbackClient {
     }
 
     /// Submits `count` requests at once from the event loop (as a pool would) and waits for all.
-    func send(count: Int, authority: String, scheme: String, path: @escaping @Sendable (Int) -> String, body: String)
+    func send(
+        count: Int, authority: String, scheme: String, path: @escaping @Sendable (Int) -> String, body: String
+    )
         async throws -> [HTTP2Response]
     {
         let channel = self.channel

@@ -27,10 +27,12 @@ final class TestResponder: ChannelInboundHandler {
     /// Echoes method, path and body, with an `apns-id` like APNs.
     static var echo: Policy {
         .respond { received in
-        var headers = HTTP2Headers()
-        headers.add(name: "apns-id", value: "id-\(received.streamID)")
-        headers.add(name: "x-path", value: received.request.path ?? "")
-        return HTTP2Response(status: 200, headers: headers, body: received.request.body.readableBytes > 0 ? received.request.body : nil)
+            var headers = HTTP2Headers()
+            headers.add(name: "apns-id", value: "id-\(received.streamID)")
+            headers.add(name: "x-path", value: received.request.path ?? "")
+            return HTTP2Response(
+                status: 200, headers: headers,
+                body: received.request.body.readableBytes > 0 ? received.request.body : nil)
         }
     }
 
@@ -40,7 +42,8 @@ final class TestResponder: ChannelInboundHandler {
         if let observeOpenStreams { self.maxOpenStreamsSeen = max(self.maxOpenStreamsSeen, observeOpenStreams()) }
         switch self.policy {
         case .respond(let makeResponse):
-            context.write(self.wrapOutboundOut(.respond(streamID: request.streamID, makeResponse(request))), promise: nil)
+            context.write(
+                self.wrapOutboundOut(.respond(streamID: request.streamID, makeResponse(request))), promise: nil)
         case .hold:
             self.held.append(request)
         }

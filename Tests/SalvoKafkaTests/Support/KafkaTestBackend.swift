@@ -1,8 +1,8 @@
 import Foundation
-import SalvoTestSupport
-import Synchronization
 import Logging
 import SalvoKafka
+import SalvoTestSupport
+import Synchronization
 import Testing
 
 /// Where an integration test runs: the real broker (Tansu, started by scripts/with-broker.sh)
@@ -54,7 +54,8 @@ final class KafkaTestCluster: Sendable {
     /// the wrong way, which must fail loudly rather than skip.
     static func tansuBrokers() throws -> [String] {
         guard let brokers = ProcessInfo.processInfo.environment["SALVO_TEST_BROKERS"], !brokers.isEmpty else {
-            let message = "SALVO_TEST_BROKERS is not set: run the Kafka tests through `make test` or "
+            let message =
+                "SALVO_TEST_BROKERS is not set: run the Kafka tests through `make test` or "
                 + "`scripts/with-broker.sh swift test --skip-build --filter SalvoKafkaTests`"
             throw KafkaTestEnvironmentError(description: message)
         }

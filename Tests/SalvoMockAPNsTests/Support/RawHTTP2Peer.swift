@@ -47,7 +47,8 @@ final class RawHTTP2Peer: Sendable {
 
     /// A request on `streamID`: `fields` in order (pseudo-headers first), END_STREAM on the
     /// header block when there is no body, else on one DATA frame carrying it.
-    static func request(streamID: UInt32, fields: [(name: [UInt8], value: [UInt8])], body: [UInt8]? = nil) -> ByteBuffer {
+    static func request(streamID: UInt32, fields: [(name: [UInt8], value: [UInt8])], body: [UInt8]? = nil) -> ByteBuffer
+    {
         var block: [UInt8] = []
         for field in fields {
             block.append(0x00)  // literal without indexing, new name
@@ -55,11 +56,14 @@ final class RawHTTP2Peer: Sendable {
             block += Self.hpackLength(field.value.count) + field.value
         }
         var bytes = ByteBuffer()
-        let chunks = stride(from: 0, to: block.count, by: 16_384).map { Array(block[$0..<min($0 + 16_384, block.count)]) }
+        let chunks = stride(from: 0, to: block.count, by: 16_384).map {
+            Array(block[$0..<min($0 + 16_384, block.count)])
+        }
         for (index, chunk) in chunks.enumerated() {
             var flags: UInt8 = index == chunks.count - 1 ? 0x4 : 0  // END_HEADERS
             if index == 0, body == nil { flags |= 0x1 }  // END_STREAM
-            bytes.writeImmutableBuffer(Self.frame(type: index == 0 ? Self.headers : 0x9, flags: flags, streamID: streamID, payload: chunk))
+            bytes.writeImmutableBuffer(
+                Self.frame(type: index == 0 ? Self.headers : 0x9, flags: flags, streamID: streamID, payload: chunk))
         }
         if let body { bytes.writeImmutableBuffer(Self.frame(type: 0x0, flags: 0x1, streamID: streamID, payload: body)) }
         return bytes
@@ -69,14 +73,16 @@ final class RawHTTP2Peer: Sendable {
     var frames: [Frame] {
         var bytes = self.received.bytes
         var frames: [Frame] = []
-        while bytes.readableBytes >= 9, let length = bytes.getInteger(at: bytes.readerIndex, as: UInt32.self).map({ Int($0 >> 8) }),
+        while bytes.readableBytes >= 9,
+            let length = bytes.getInteger(at: bytes.readerIndex, as: UInt32.self).map({ Int($0 >> 8) }),
             bytes.readableBytes >= 9 + length
         {
             bytes.moveReaderIndex(forwardBy: 3)
             let type = bytes.readInteger(as: UInt8.self)!
             let flags = bytes.readInteger(as: UInt8.self)!
             let streamID = bytes.readInteger(as: UInt32.self)! & 0x7fff_ffff
-            frames.append(Frame(type: type, flags: flags, streamID: streamID, payload: bytes.readBytes(length: length)!))
+            frames.append(
+                Frame(type: type, flags: flags, streamID: streamID, payload: bytes.readBytes(length: length)!))
         }
         return frames
     }

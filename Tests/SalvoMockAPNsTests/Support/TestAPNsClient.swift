@@ -28,7 +28,13 @@ final class TestAPNsClient: Sendable {
         }
 
         var maxConcurrentStreamsSeen: [Int] {
-            self.all.compactMap { if case .remoteSettingsChanged(let settings) = $0 { return settings.maxConcurrentStreams } else { return nil } }
+            self.all.compactMap {
+                if case .remoteSettingsChanged(let settings) = $0 {
+                    return settings.maxConcurrentStreams
+                } else {
+                    return nil
+                }
+            }
         }
     }
 
@@ -38,7 +44,9 @@ final class TestAPNsClient: Sendable {
     }
 
     /// Connects to `port` on 127.0.0.1; `tls` nil means h2c.
-    static func connect(port: Int, tls: TLSConfiguration?, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton)
+    static func connect(
+        port: Int, tls: TLSConfiguration?, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    )
         async throws -> TestAPNsClient
     {
         let sslContext = try tls.map { try NIOSSLContext(configuration: $0) }
@@ -73,12 +81,15 @@ final class TestAPNsClient: Sendable {
         let promise = self.channel.eventLoop.makePromise(of: HTTP2Response.self)
         let written = self.channel.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenFailure { promise.fail($0) }
-        self.channel.write(HTTP2Command.request(request, deadline: .now() + timeout, response: promise), promise: written)
+        self.channel.write(
+            HTTP2Command.request(request, deadline: .now() + timeout, response: promise), promise: written)
         return promise.futureResult
     }
 
     /// Sends requests concurrently on this connection and returns the results in order.
-    func sendAll(_ requests: [HTTP2Request], timeout: TimeAmount = .seconds(10)) async -> [Result<HTTP2Response, any Error>] {
+    func sendAll(
+        _ requests: [HTTP2Request], timeout: TimeAmount = .seconds(10)
+    ) async -> [Result<HTTP2Response, any Error>] {
         let futures = requests.map { self.write($0, timeout: timeout) }
         self.channel.flush()
         var results: [Result<HTTP2Response, any Error>] = []

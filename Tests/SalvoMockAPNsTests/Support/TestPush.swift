@@ -11,7 +11,9 @@ struct TestPush {
     var method = "POST"
     var path: String? = nil
     var token = TestPush.validToken
-    var headers: [(String, String)] = [("apns-topic", TestPush.topic), ("apns-push-type", "alert"), ("apns-priority", "10")]
+    var headers: [(String, String)] = [
+        ("apns-topic", TestPush.topic), ("apns-push-type", "alert"), ("apns-priority", "10"),
+    ]
     var body = TestPush.payload
 
     /// A token unique to `index`, valid hex of the usual 64 characters.

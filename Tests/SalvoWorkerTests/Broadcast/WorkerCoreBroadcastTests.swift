@@ -4,6 +4,7 @@ import SalvoAPNs
 import SalvoKafka
 import Synchronization
 import Testing
+
 @testable import SalvoWorker
 
 /// Broadcasts the test answers by hand: every send is kept with its answer callback.
@@ -51,8 +52,10 @@ struct WorkerCoreBroadcastTests {
         #"{"id":"\#(id)","app":"news","channel_id":"\#(channel)","payload":{"aps":{"event":"update","timestamp":1,"content-state":{}}}}"#
     }
 
-    static let unavailable = Result<APNsChannelResponse, APNsError>.success(APNsChannelResponse(status: 503, reason: .serviceUnavailable))
-    static let delivered = Result<APNsChannelResponse, APNsError>.success(APNsChannelResponse(status: 200, requestID: "r"))
+    static let unavailable = Result<APNsChannelResponse, APNsError>.success(
+        APNsChannelResponse(status: 503, reason: .serviceUnavailable))
+    static let delivered = Result<APNsChannelResponse, APNsError>.success(
+        APNsChannelResponse(status: 200, requestID: "r"))
 
     static func harness(maximumAttempts: Int = 5) throws -> (CoreHarness, ScriptedBroadcasts) {
         let harness = try CoreHarness { $0.outcomes.maximumAttempts = maximumAttempts }
@@ -95,7 +98,8 @@ struct WorkerCoreBroadcastTests {
         #expect(published.map(\.kind) == [.deadLetter])
         let reason = published.first?.record.headers.first { $0.name == "salvo-reason" }
         #expect(reason.map { String(decoding: $0.value, as: UTF8.self) } == DeadLetterReason.retriesExhaustedCode)
-        #expect(published.first?.record.value == Array(Self.job("b2").utf8), "the dead letter carries the job as produced")
+        #expect(
+            published.first?.record.value == Array(Self.job("b2").utf8), "the dead letter carries the job as produced")
         #expect(harness.committed.isEmpty, "not before Kafka acknowledged the dead letter")
         harness.acknowledgeRecords()
         #expect(harness.committed.map(\.offset) == [0])
@@ -119,7 +123,9 @@ struct WorkerCoreBroadcastTests {
         #expect(harness.committed.map(\.offset) == [0])
     }
 
-    @Test("a drain waits for a broadcast in flight; one waiting for its retry is given up, uncommitted, for the next owner")
+    @Test(
+        "a drain waits for a broadcast in flight; one waiting for its retry is given up, uncommitted, for the next owner"
+    )
     func drain() throws {
         let (harness, broadcasts) = try Self.harness()
         harness.consume([Self.job("waiting"), Self.job("in-flight")])
@@ -148,7 +154,9 @@ struct WorkerCoreBroadcastTests {
         broadcasts.answerFirst(Self.unavailable)
         harness.loop.run()
         let finished = Mutex(false)
-        harness.core.revoking([SourcePosition.Partition(topic: CoreHarness.topics.jobs, partition: 0)]) { finished.withLock { $0 = true } }
+        harness.core.revoking([SourcePosition.Partition(topic: CoreHarness.topics.jobs, partition: 0)]) {
+            finished.withLock { $0 = true }
+        }
         harness.advance(by: .milliseconds(10))
         #expect(!finished.withLock { $0 }, "one broadcast in flight")
         broadcasts.answerFirst(Self.delivered)
@@ -163,7 +171,9 @@ struct WorkerCoreBroadcastTests {
     @Test("campaign control: a paused campaign's broadcast waits until resumed; a cancelled one's completes unsent")
     func campaignControl() throws {
         let (harness, broadcasts) = try Self.harness()
-        func job(_ id: String, campaign: String) -> String { #"{"campaign_id":"\#(campaign)","# + Self.job(id).dropFirst() }
+        func job(_ id: String, campaign: String) -> String {
+            #"{"campaign_id":"\#(campaign)","# + Self.job(id).dropFirst()
+        }
         let at = { (millis: Int64) in UTCTimestamp(millisecondsSince1970: millis) }
         var state = CampaignControlState()
         state.apply(CampaignCommand(campaignID: "spring", action: .pause, by: "test", at: at(1_000)))

@@ -15,7 +15,8 @@ import Testing
             let topic = try await broker.compactedTopic("control")
             try await broker.send(command("spring", .cancel), to: topic)
             try await broker.send(command("summer", .pause), to: topic)
-            _ = try await broker.producer.send(KafkaProducerMessage(topic: topic, key: Array("junk".utf8), value: Array("{".utf8)))
+            _ = try await broker.producer.send(
+                KafkaProducerMessage(topic: topic, key: Array("junk".utf8), value: Array("{".utf8)))
 
             let follower = try CampaignControlFollower(topic: topic, client: broker.client, logger: EngineKafka.logger)
             try await follower.start()
@@ -49,7 +50,8 @@ import Testing
             #expect(state.commands.isEmpty)
             await follower.close()
 
-            let missing = try CampaignControlFollower(topic: "no-such-control-\(UUID().uuidString)", client: broker.client, logger: EngineKafka.logger)
+            let missing = try CampaignControlFollower(
+                topic: "no-such-control-\(UUID().uuidString)", client: broker.client, logger: EngineKafka.logger)
             await #expect(throws: KafkaError.self) { try await missing.start(timeout: .seconds(5)) }
             await missing.close()
         }
@@ -63,10 +65,13 @@ import Testing
             let seen = CampaignTestBox<[String: [ContinuousClock.Instant]]>([:])
             var followers: [CampaignControlFollower] = []
             for _ in 0..<3 {
-                let follower = try CampaignControlFollower(topic: topic, client: broker.client, logger: EngineKafka.logger) { state in
+                let follower = try CampaignControlFollower(
+                    topic: topic, client: broker.client, logger: EngineKafka.logger
+                ) { state in
                     let now = ContinuousClock.now
                     seen.mutate { seen in
-                        for campaign in state.commands.keys where !(seen[campaign]?.isEmpty == false && seen[campaign]!.count >= 3) {
+                        for campaign in state.commands.keys
+                        where !(seen[campaign]?.isEmpty == false && seen[campaign]!.count >= 3) {
                             seen[campaign, default: []].append(now)
                         }
                     }

@@ -4,7 +4,9 @@ import Testing
 /// `CampaignControlState` as timelines: commands at times (ms), then what the worker decides.
 @Suite struct CampaignControlStateTests {
     private func command(_ campaign: String, _ action: CampaignCommand.Action, at ms: Int64) -> CampaignCommand {
-        CampaignCommand(campaignID: campaign, action: action, by: "test", reason: "timeline", at: UTCTimestamp(millisecondsSince1970: ms))
+        CampaignCommand(
+            campaignID: campaign, action: action, by: "test", reason: "timeline",
+            at: UTCTimestamp(millisecondsSince1970: ms))
     }
 
     @Test func noCommandsSendsEverythingAndJobsWithoutCampaignAlwaysSend() {
@@ -29,7 +31,9 @@ import Testing
     }
 
     @Test func latestByTimeWinsWhateverTheArrivalOrder() {
-        let timeline = [command("spring", .pause, at: 10), command("spring", .cancel, at: 30), command("spring", .resume, at: 20)]
+        let timeline = [
+            command("spring", .pause, at: 10), command("spring", .cancel, at: 30), command("spring", .resume, at: 20),
+        ]
         let inOrder = CampaignControlState(timeline.sorted { $0.at < $1.at })
         let asArrived = CampaignControlState(timeline)
         #expect(inOrder.decision(for: "spring") == .cancel)
@@ -81,7 +85,8 @@ import Testing
     @Test func manyCampaignsAreIndependent() {
         var state = CampaignControlState()
         for index in 0..<100 {
-            state.apply(command("c\(index)", index % 3 == 0 ? .cancel : index % 3 == 1 ? .pause : .resume, at: Int64(index)))
+            state.apply(
+                command("c\(index)", index % 3 == 0 ? .cancel : index % 3 == 1 ? .pause : .resume, at: Int64(index)))
         }
         #expect(state.decision(for: "c30") == .cancel)
         #expect(state.decision(for: "c31") == .hold)

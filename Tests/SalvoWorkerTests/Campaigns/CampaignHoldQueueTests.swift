@@ -6,7 +6,9 @@ import Testing
 
     @Test func holdsPerCampaignInOrderAndGivesThemBack() {
         var queue = CampaignHoldQueue<Int, ContinuousClock.Instant>(capacity: 10, maximumHold: .seconds(5))
-        for index in 0..<4 { #expect(queue.hold(index, campaignID: index.isMultiple(of: 2) ? "even" : "odd", now: start) == nil) }
+        for index in 0..<4 {
+            #expect(queue.hold(index, campaignID: index.isMultiple(of: 2) ? "even" : "odd", now: start) == nil)
+        }
         #expect(queue.count == 4)
         #expect(queue.take(campaignID: "even") == [0, 2])
         #expect(queue.take(campaignID: "even") == [])

@@ -65,7 +65,9 @@ import Testing
         w2.count(.accepted, campaignID: "spring", times: 20, at: at(2_000))
         let early = w1.takeChangedRecords(now: at(2_500))
         w1.count(.cancelled, campaignID: "spring", times: 5, at: at(3_000))
-        for record in w1.takeChangedRecords(now: at(3_500)) + w2.takeChangedRecords(now: at(3_500)) { merger.apply(record) }
+        for record in w1.takeChangedRecords(now: at(3_500)) + w2.takeChangedRecords(now: at(3_500)) {
+            merger.apply(record)
+        }
         let applied = merger.apply(early[0])
         #expect(!applied, "an older record of the same worker does not win")
         let totals = try #require(merger.totals(for: "spring"))

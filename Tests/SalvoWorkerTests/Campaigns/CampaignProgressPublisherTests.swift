@@ -13,10 +13,13 @@ import Testing
     @Test func recordsThatFailedWaitForTheNextRoundNewestPerKey() async throws {
         // A producer that was shut down refuses every record at once (no broker needed).
         let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(brokers: ["127.0.0.1:1"])), logger: EngineKafka.logger)
+            configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(brokers: ["127.0.0.1:1"])),
+            logger: EngineKafka.logger)
         await producer.shutdown(timeout: .milliseconds(10))
         let worker = Worker()
-        let publisher = CampaignProgressPublisher(topic: "progress-unused", producer: producer, logger: EngineKafka.logger) { now in
+        let publisher = CampaignProgressPublisher(
+            topic: "progress-unused", producer: producer, logger: EngineKafka.logger
+        ) { now in
             worker.ledger.withLock { $0.takeChangedRecords(now: now) }
         }
         worker.ledger.withLock { ledger in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SalvoWorker
 
 /// The records of salvo.control and salvo.campaigns, against their schema files.
@@ -30,15 +31,22 @@ import Testing
     }
 
     @Test func commandReaderRefusesWhatItCannotTrust() {
-        let good = CampaignCommand(campaignID: "spring", action: .cancel, by: "a", at: UTCTimestamp(millisecondsSince1970: 1))
-        #expect(throws: CampaignRecordError.self) { try CampaignCommand.decode(key: Array("other".utf8), value: good.encodedValue()) }
+        let good = CampaignCommand(
+            campaignID: "spring", action: .cancel, by: "a", at: UTCTimestamp(millisecondsSince1970: 1))
+        #expect(throws: CampaignRecordError.self) {
+            try CampaignCommand.decode(key: Array("other".utf8), value: good.encodedValue())
+        }
         for bad in [
             #"not json"#, #"[]"#, #"{"version":1,"campaign_id":"x","action":"explode","at_ms":1}"#,
-            #"{"version":1,"campaign_id":"","action":"cancel","at_ms":1}"#, #"{"version":1,"campaign_id":"x","action":"cancel"}"#,
-            #"{"campaign_id":"x","action":"cancel","at_ms":1}"#, #"{"version":0,"campaign_id":"x","action":"cancel","at_ms":1}"#,
+            #"{"version":1,"campaign_id":"","action":"cancel","at_ms":1}"#,
+            #"{"version":1,"campaign_id":"x","action":"cancel"}"#,
+            #"{"campaign_id":"x","action":"cancel","at_ms":1}"#,
+            #"{"version":0,"campaign_id":"x","action":"cancel","at_ms":1}"#,
             #"{"version":1,"campaign_id":"a\u0007b","action":"cancel","at_ms":1}"#,
         ] {
-            #expect(throws: CampaignRecordError.self, "\(bad)") { try CampaignCommand.decode(key: nil, value: Array(bad.utf8)) }
+            #expect(throws: CampaignRecordError.self, "\(bad)") {
+                try CampaignCommand.decode(key: nil, value: Array(bad.utf8))
+            }
         }
     }
 
@@ -56,7 +64,8 @@ import Testing
         counters.count(.cancelled, times: 5)
         counters.count(.retryScheduled, times: 3)
         let record = CampaignProgressRecord(
-            campaignID: "spring", worker: "host-1-abc", slice: 2, counters: counters, firstAt: UTCTimestamp(millisecondsSince1970: 1),
+            campaignID: "spring", worker: "host-1-abc", slice: 2, counters: counters,
+            firstAt: UTCTimestamp(millisecondsSince1970: 1),
             lastAt: UTCTimestamp(millisecondsSince1970: 2), publishedAt: UTCTimestamp(millisecondsSince1970: 3))
         #expect(try CampaignProgressRecord.decode(value: record.encodedValue()) == record)
         #expect(String(decoding: record.key, as: UTF8.self) == #"["spring","host-1-abc",2]"#)

@@ -21,7 +21,9 @@ final class CampaignTestBroker: Sendable {
         }
         brokers = configured.split(separator: ",").map(String.init)
         admin = try KafkaAdmin(configuration: KafkaClientConfiguration(brokers: brokers), logger: EngineKafka.logger)
-        producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(brokers: brokers)), logger: EngineKafka.logger)
+        producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(brokers: brokers)),
+            logger: EngineKafka.logger)
     }
 
     /// Quick idle fetches, as the worker's follower is configured.
@@ -33,7 +35,9 @@ final class CampaignTestBroker: Sendable {
     func compactedTopic(_ prefix: String, partitions: Int = 4) async throws -> String {
         let name = "\(prefix)-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
         created.mutate { $0.append(name) }
-        let results = try await admin.createTopics([KafkaNewTopic(name: name, partitions: partitions, configs: ["cleanup.policy": "compact"])])
+        let results = try await admin.createTopics([
+            KafkaNewTopic(name: name, partitions: partitions, configs: ["cleanup.policy": "compact"])
+        ])
         guard case .created = results.first?.outcome else { throw TestFailure("cannot create \(name): \(results)") }
         return name
     }

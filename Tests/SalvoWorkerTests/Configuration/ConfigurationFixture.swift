@@ -26,14 +26,16 @@ struct ConfigurationFixture {
     var caPath: String { "\(directory)/tls/mock-ca.pem" }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-config-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("salvo-config-\(UUID().uuidString)").path
         for folder in ["keys", "certs", "tls"] {
             try FileManager.default.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true)
         }
         p8PEM = P256.Signing.PrivateKey().pemRepresentation
         try p8PEM.write(toFile: "\(directory)/keys/AuthKey_\(Self.keyID).p8", atomically: true, encoding: .utf8)
 
-        let (certificatePEM, keyPEM) = try Self.selfSignedCertificate(commonName: "Apple Push Services: chat", userID: Self.chatBundleID)
+        let (certificatePEM, keyPEM) = try Self.selfSignedCertificate(
+            commonName: "Apple Push Services: chat", userID: Self.chatBundleID)
         certificateKeyPEM = keyPEM
         try certificatePEM.write(toFile: "\(directory)/certs/chat.pem", atomically: true, encoding: .utf8)
         try keyPEM.write(toFile: "\(directory)/certs/chat.key", atomically: true, encoding: .utf8)
@@ -107,21 +109,28 @@ struct ConfigurationFixture {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(relativePath).path
     }
 
-    private static func selfSignedCertificate(commonName: String, userID: String?) throws -> (certificate: String, key: String) {
+    private static func selfSignedCertificate(
+        commonName: String, userID: String?
+    ) throws -> (certificate: String, key: String) {
         let key = P256.Signing.PrivateKey()
         let signingKey = Certificate.PrivateKey(key)
-        var names = [RelativeDistinguishedName(RelativeDistinguishedName.Attribute(type: [2, 5, 4, 3], utf8String: commonName))]
+        var names = [
+            RelativeDistinguishedName(RelativeDistinguishedName.Attribute(type: [2, 5, 4, 3], utf8String: commonName))
+        ]
         if let userID {
             // 0.9.2342.19200300.100.1.1: UID, where Apple puts the bundle id.
-            names.append(RelativeDistinguishedName(
-                RelativeDistinguishedName.Attribute(type: [0, 9, 2342, 19_200_300, 100, 1, 1], utf8String: userID)))
+            names.append(
+                RelativeDistinguishedName(
+                    RelativeDistinguishedName.Attribute(type: [0, 9, 2342, 19_200_300, 100, 1, 1], utf8String: userID)))
         }
         let subject = DistinguishedName(names)
         let certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: signingKey.publicKey,
             notValidBefore: Date().addingTimeInterval(-60), notValidAfter: Date().addingTimeInterval(3_600),
             issuer: subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions { Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil)) },
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+            },
             issuerPrivateKey: signingKey)
         return (try certificate.serializeAsPEM().pemString, key.pemRepresentation)
     }

@@ -3,6 +3,7 @@ import SalvoAPNs
 import SalvoKafka
 import Testing
 import Yams
+
 @testable import SalvoWorker
 
 /// The configurations shipped for Compose and Kubernetes are valid worker configurations, with
@@ -23,7 +24,9 @@ struct DeploymentConfigurationTests {
         // `loadtest` is the app every load scenario uses (the Compose load test sends for it).
         #expect(Set(configuration.apps.keys) == ["demo", "demo-cert", "loadtest"])
         #expect(configuration.apps["demo-cert"]?.bundleID == "com.example.salvo")
-        #expect(configuration.apps["demo"]?.endpoints[.production] == .custom(host: "mock", port: 2197, behavesAs: .production))
+        #expect(
+            configuration.apps["demo"]?.endpoints[.production]
+                == .custom(host: "mock", port: 2197, behavesAs: .production))
         #expect(configuration.operations == WorkerOperationsListener(host: "0.0.0.0", port: 9100))
     }
 
@@ -35,8 +38,10 @@ struct DeploymentConfigurationTests {
             contentsOfFile: ConfigurationFixture.repositoryFile("ops/kubernetes/configmap.yaml"), encoding: .utf8)
         let configMap = try #require(try Yams.load(yaml: manifest) as? [String: Any])
         let embedded = try #require((configMap["data"] as? [String: String])?["worker.yaml"])
-        try FileManager.default.createDirectory(atPath: "\(fixture.directory)/credentials", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: fixture.p8Path, toPath: "\(fixture.directory)/credentials/AuthKey_ABCDE12345.p8")
+        try FileManager.default.createDirectory(
+            atPath: "\(fixture.directory)/credentials", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: fixture.p8Path, toPath: "\(fixture.directory)/credentials/AuthKey_ABCDE12345.p8")
         try FileManager.default.copyItem(atPath: fixture.p12Path, toPath: "\(fixture.directory)/credentials/chat.p12")
         let yaml = embedded.replacingOccurrences(of: "/etc/salvo/", with: "\(fixture.directory)/")
         let loaded = try WorkerConfigurationLoader(environment: [

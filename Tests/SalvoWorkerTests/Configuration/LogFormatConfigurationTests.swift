@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SalvoWorker
 
 /// `log_format` (issue 22): the file chooses, `SALVO_LOG_FORMAT` overrides, a typo fails at start.
@@ -7,7 +8,8 @@ struct LogFormatConfigurationTests {
     private func load(_ top: String, environment: [String: String] = [:]) throws -> LoadedWorkerConfiguration {
         let fixture = try ConfigurationFixture()
         defer { fixture.remove() }
-        return try WorkerConfigurationLoader(environment: environment).load(yaml: fixture.minimalYAML(top: top), source: "worker.yaml")
+        return try WorkerConfigurationLoader(environment: environment).load(
+            yaml: fixture.minimalYAML(top: top), source: "worker.yaml")
     }
 
     @Test("text by default, json from the file, SALVO_LOG_FORMAT over the file")

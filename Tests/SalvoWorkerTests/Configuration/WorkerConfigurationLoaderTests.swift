@@ -4,6 +4,7 @@ import NIOSSL
 import SalvoAPNs
 import SalvoKafka
 import Testing
+
 @testable import SalvoWorker
 
 @Suite("Worker configuration loader")
@@ -110,12 +111,13 @@ struct WorkerConfigurationLoaderTests {
             "SALVO_LOG_LEVEL": "debug",
             "UNRELATED": "x",
         ]
-        let yaml = fixture.minimalYAML(top: """
-            group_id: from-file
-            drain_deadline: 10s
-            log_level: warning
-            operations: {listen: "127.0.0.1:9100"}
-            """)
+        let yaml = fixture.minimalYAML(
+            top: """
+                group_id: from-file
+                drain_deadline: 10s
+                log_level: warning
+                operations: {listen: "127.0.0.1:9100"}
+                """)
         let loaded = try WorkerConfigurationLoader(environment: environment).load(yaml: yaml, source: "w.yaml")
         let configuration = loaded.configuration
         #expect(configuration.kafka.brokers == ["kafka-1:9092", "kafka-2:9092"])
@@ -133,20 +135,23 @@ struct WorkerConfigurationLoaderTests {
     func perClientKindProperties() throws {
         let fixture = try ConfigurationFixture()
         defer { fixture.remove() }
-        let yaml = fixture.minimalYAML().replacingOccurrences(of: """
-            kafka:
-              brokers: ["localhost:9092"]
-            """, with: """
-            kafka:
-              brokers: ["localhost:9092"]
-              properties: {security.protocol: ssl}
-              consumer_properties: {session.timeout.ms: "6000", sasl.password: s3cret-value}
-              producer_properties: {linger.ms: "20"}
-            """)
+        let yaml = fixture.minimalYAML().replacingOccurrences(
+            of: """
+                kafka:
+                  brokers: ["localhost:9092"]
+                """,
+            with: """
+                kafka:
+                  brokers: ["localhost:9092"]
+                  properties: {security.protocol: ssl}
+                  consumer_properties: {session.timeout.ms: "6000", sasl.password: s3cret-value}
+                  producer_properties: {linger.ms: "20"}
+                """)
         let loaded = try WorkerConfigurationLoader(environment: [:]).load(yaml: yaml, source: "w.yaml")
         let configuration = loaded.configuration
         #expect(configuration.kafka.properties == ["security.protocol": "ssl"])
-        #expect(configuration.kafkaConsumerProperties == ["session.timeout.ms": "6000", "sasl.password": "s3cret-value"])
+        #expect(
+            configuration.kafkaConsumerProperties == ["session.timeout.ms": "6000", "sasl.password": "s3cret-value"])
         #expect(configuration.kafkaProducerProperties == ["linger.ms": "20"])
         let description = String(describing: configuration)
         #expect(description.contains("consumer properties: [sasl.password=<redacted>, session.timeout.ms=6000]"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SalvoWorker
 
 /// Key material and passwords never reach a description, a log line or an error.
@@ -11,11 +12,13 @@ struct WorkerConfigurationRedactionTests {
         defer { fixture.remove() }
         // A real key with its middle cut out: PEM-looking, unparseable, and full of key bytes.
         let lines = fixture.p8PEM.split(separator: "\n")
-        let broken = ([lines[0]] + lines.dropFirst().dropLast().map { $0.dropLast(7) } + [lines[lines.count - 1]]).joined(separator: "\n")
+        let broken = ([lines[0]] + lines.dropFirst().dropLast().map { $0.dropLast(7) } + [lines[lines.count - 1]])
+            .joined(separator: "\n")
         let path = try fixture.write("keys/AuthKey_ZZZZZ12345.p8", broken)
         let error = #expect(throws: SalvoWorkerError.self) {
             try WorkerConfigurationLoader(environment: [:])
-                .load(yaml: fixture.minimalYAML().replacingOccurrences(of: fixture.p8Path, with: path), source: "w.yaml")
+                .load(
+                    yaml: fixture.minimalYAML().replacingOccurrences(of: fixture.p8Path, with: path), source: "w.yaml")
         }
         let text = "\(try #require(error))"
         #expect(text.contains("apps.news.credential.token"))
@@ -38,7 +41,10 @@ struct WorkerConfigurationRedactionTests {
         ]
         let loaded = try WorkerConfigurationLoader(environment: environment)
             .load(yaml: try fixture.exampleYAML(), source: "worker.example.yaml")
-        for text in [String(describing: loaded), String(describing: loaded.configuration), String(reflecting: loaded.configuration)] {
+        for text in [
+            String(describing: loaded), String(describing: loaded.configuration),
+            String(reflecting: loaded.configuration),
+        ] {
             #expect(!text.contains(ConfigurationFixture.p12Password))
             #expect(!text.contains("kafka-secret-password"))
             #expect(!text.contains("BEGIN"))

@@ -2,6 +2,7 @@ import Foundation
 import SalvoAPNs
 import SalvoKafka
 import Testing
+
 @testable import SalvoWorker
 
 /// Issue 20's configuration rules: h2c only to loopback addresses unless `allow_plaintext`, the
@@ -25,23 +26,35 @@ struct WorkerConfigurationSecurityTests {
         for host in ["mock", "10.0.0.7", "192.0.2.1", "api.push.apple.com", "::2", "128.0.0.1"] {
             let yaml = fixture.minimalYAML(app: "    environments: [{host: \"\(host)\", port: 2197, h2c: true}]")
             let message = try Self.refusal(yaml)
-            #expect(message.hasPrefix("test.yaml: apps.news.environments[0].h2c: cleartext HTTP/2 to \(host), which is not a loopback address"))
+            #expect(
+                message.hasPrefix(
+                    "test.yaml: apps.news.environments[0].h2c: cleartext HTTP/2 to \(host), which is not a loopback address"
+                ))
             #expect(message.contains("allow_plaintext: true"))
         }
         // The second environment is the remote one: its index is named.
         let second = fixture.minimalYAML(
-            app: "    environments: [{host: 127.0.0.1, port: 2197, h2c: true}, {host: mock, port: 2197, behaves_as: sandbox, h2c: true}]")
-        #expect(try Self.refusal(second).hasPrefix("test.yaml: apps.news.environments[1].h2c: cleartext HTTP/2 to mock"))
+            app:
+                "    environments: [{host: 127.0.0.1, port: 2197, h2c: true}, {host: mock, port: 2197, behaves_as: sandbox, h2c: true}]"
+        )
+        #expect(
+            try Self.refusal(second).hasPrefix("test.yaml: apps.news.environments[1].h2c: cleartext HTTP/2 to mock"))
     }
 
-    @Test("h2c to loopback addresses loads, and the summary says the pool is plaintext", arguments: ["127.0.0.1", "127.8.9.10", "::1", "localhost", "LOCALHOST."])
+    @Test(
+        "h2c to loopback addresses loads, and the summary says the pool is plaintext",
+        arguments: ["127.0.0.1", "127.8.9.10", "::1", "localhost", "LOCALHOST."])
     func loopbackCleartextAccepted(_ host: String) throws {
         let fixture = try ConfigurationFixture()
         defer { fixture.remove() }
-        let loaded = try Self.load(fixture.minimalYAML(app: "    environments: [{host: \"\(host)\", port: 2197, h2c: true}]"))
+        let loaded = try Self.load(
+            fixture.minimalYAML(app: "    environments: [{host: \"\(host)\", port: 2197, h2c: true}]"))
         let pool = try #require(loaded.configuration.apps["news"]).pool.connection
         #expect(!pool.allowsRemotePlaintext)
-        guard case .plaintext = pool.transport else { Issue.record("h2c: true should select the plaintext transport"); return }
+        guard case .plaintext = pool.transport else {
+            Issue.record("h2c: true should select the plaintext transport")
+            return
+        }
         #expect(loaded.description.contains("over PLAINTEXT h2c (loopback only)"))
     }
 
@@ -49,16 +62,20 @@ struct WorkerConfigurationSecurityTests {
     func allowPlaintext() throws {
         let fixture = try ConfigurationFixture()
         defer { fixture.remove() }
-        let loaded = try Self.load(fixture.minimalYAML(app: "    environments: [{host: mock, port: 2197, h2c: true, allow_plaintext: true}]"))
+        let loaded = try Self.load(
+            fixture.minimalYAML(app: "    environments: [{host: mock, port: 2197, h2c: true, allow_plaintext: true}]"))
         #expect(try #require(loaded.configuration.apps["news"]).pool.connection.allowsRemotePlaintext)
         #expect(loaded.description.contains("over PLAINTEXT h2c (any host: allow_plaintext)"))
 
-        let withoutH2C = try Self.refusal(fixture.minimalYAML(app: "    environments: [{host: mock, port: 2197, allow_plaintext: true}]"))
+        let withoutH2C = try Self.refusal(
+            fixture.minimalYAML(app: "    environments: [{host: mock, port: 2197, allow_plaintext: true}]"))
         #expect(withoutH2C.contains("apps.news.environments[0].allow_plaintext"), "\(withoutH2C)")
         #expect(withoutH2C.contains("only together with h2c: true"))
-        let disagreeing = try Self.refusal(fixture.minimalYAML(app: """
-                environments: [{host: mock, port: 2197, h2c: true, allow_plaintext: true}, {host: 127.0.0.1, port: 2198, behaves_as: sandbox, h2c: true}]
-            """))
+        let disagreeing = try Self.refusal(
+            fixture.minimalYAML(
+                app: """
+                        environments: [{host: mock, port: 2197, h2c: true, allow_plaintext: true}, {host: 127.0.0.1, port: 2198, behaves_as: sandbox, h2c: true}]
+                    """))
         #expect(disagreeing.contains("allow_plaintext"), "\(disagreeing)")
     }
 
@@ -68,13 +85,18 @@ struct WorkerConfigurationSecurityTests {
         defer { fixture.remove() }
         let apple = try Self.load(fixture.minimalYAML())
         #expect(apple.description.contains("over TLS, default production"))
-        let mock = try Self.load(fixture.minimalYAML(
-            app: "    environments: [{host: 127.0.0.1, port: 2197, ca_file: \(fixture.caPath), tls_server_name: localhost}]"))
+        let mock = try Self.load(
+            fixture.minimalYAML(
+                app:
+                    "    environments: [{host: 127.0.0.1, port: 2197, ca_file: \(fixture.caPath), tls_server_name: localhost}]"
+            ))
         #expect(mock.description.contains("over TLS (own CA, name localhost)"))
         #expect(!mock.description.contains("PLAINTEXT"))
     }
 
-    @Test("a Kafka property is printed only when known not to be secret, in the summary and in librdkafka's refusal alike")
+    @Test(
+        "a Kafka property is printed only when known not to be secret, in the summary and in librdkafka's refusal alike"
+    )
     func oneRedactionRule() throws {
         let fixture = try ConfigurationFixture()
         defer { fixture.remove() }
@@ -84,7 +106,9 @@ struct WorkerConfigurationSecurityTests {
             "SALVO_KAFKA_PROPERTY_SASL_OAUTHBEARER_CLIENT_SECRET": "oauth-secret-3",
             "SALVO_KAFKA_PROPERTY_MY_TOTALLY_NEW_SETTING": "unknown-secret-4",
         ]
-        let environment = secrets.merging(["SALVO_KAFKA_PROPERTY_SECURITY_PROTOCOL": "sasl_ssl", "SALVO_KAFKA_PROPERTY_SASL_USERNAME": "salvo-user"]) { $1 }
+        let environment = secrets.merging([
+            "SALVO_KAFKA_PROPERTY_SECURITY_PROTOCOL": "sasl_ssl", "SALVO_KAFKA_PROPERTY_SASL_USERNAME": "salvo-user",
+        ]) { $1 }
         let loaded = try Self.load(fixture.minimalYAML(), environment: environment)
         let text = loaded.description
         for secret in secrets.values { #expect(!text.contains(secret), "\(secret) printed: \(text)") }
@@ -94,15 +118,20 @@ struct WorkerConfigurationSecurityTests {
         #expect(text.contains("security.protocol=sasl_ssl"))
         #expect(text.contains("sasl.username=salvo-user"))
         // The same rule is what the worker's summary and librdkafka's refusals consult.
-        for name in ["sasl.pasword", "sasl.password", "ssl.key.pem", "ssl.keystore.password", "sasl.jaas.config", "x.y"] {
+        for name in [
+            "sasl.pasword", "sasl.password", "ssl.key.pem", "ssl.keystore.password", "sasl.jaas.config", "x.y",
+        ] {
             #expect(WorkerConfiguration.isSecret(property: name) == !KafkaPropertyRedaction.isPrintable(property: name))
             #expect(!KafkaPropertyRedaction.isPrintable(property: name), "\(name)")
         }
-        for name in ["bootstrap.servers", "linger.ms", "acks", "fetch.wait.max.ms", "ssl.ca.location", "message.max.bytes"] {
+        for name in [
+            "bootstrap.servers", "linger.ms", "acks", "fetch.wait.max.ms", "ssl.ca.location", "message.max.bytes",
+        ] {
             #expect(KafkaPropertyRedaction.isPrintable(property: name), "\(name)")
         }
         #expect(
-            KafkaPropertyRedaction.scrub(#"Invalid value "hunter2" for configuration property "sasl.oauthbearer.method""#,
+            KafkaPropertyRedaction.scrub(
+                #"Invalid value "hunter2" for configuration property "sasl.oauthbearer.method""#,
                 value: "hunter2", property: "sasl.oauthbearer.method")
                 == #"Invalid value "<redacted>" for configuration property "sasl.oauthbearer.method""#)
     }
@@ -116,21 +145,28 @@ struct WorkerConfigurationSecurityTests {
         let open = try Self.load(fixture.minimalYAML())
         #expect(open.warnings.count == 1)
         let warning = try #require(open.warnings.first)
-        #expect(warning.hasPrefix("apps.news.credential.token.key_file: \(fixture.p8Path) is readable by its group and every user (mode 0644)"))
+        #expect(
+            warning.hasPrefix(
+                "apps.news.credential.token.key_file: \(fixture.p8Path) is readable by its group and every user (mode 0644)"
+            ))
 
         try manager.setAttributes([.posixPermissions: 0o640], ofItemAtPath: fixture.p8Path)
-        #expect(try Self.load(fixture.minimalYAML()).warnings.first?.contains("readable by its group (mode 0640)") == true)
+        #expect(
+            try Self.load(fixture.minimalYAML()).warnings.first?.contains("readable by its group (mode 0640)") == true)
         try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: fixture.p8Path)
         #expect(try Self.load(fixture.minimalYAML()).warnings.isEmpty)
 
         // A symbolic link (how Kubernetes mounts a Secret) is judged by the file it points to.
         let link = "\(fixture.directory)/keys/linked.p8"
         try manager.createSymbolicLink(atPath: link, withDestinationPath: fixture.p8Path)
-        let linked = fixture.minimalYAML().replacingOccurrences(of: "key_file: \(fixture.p8Path)", with: "key_file: \(link), key_id: \(ConfigurationFixture.keyID)")
+        let linked = fixture.minimalYAML().replacingOccurrences(
+            of: "key_file: \(fixture.p8Path)", with: "key_file: \(link), key_id: \(ConfigurationFixture.keyID)")
         #expect(try Self.load(linked).warnings.isEmpty)
 
         // PEM key and PKCS#12 bundle of a certificate credential.
-        for path in [fixture.certificateKeyPath, fixture.p12Path] { try manager.setAttributes([.posixPermissions: 0o604], ofItemAtPath: path) }
+        for path in [fixture.certificateKeyPath, fixture.p12Path] {
+            try manager.setAttributes([.posixPermissions: 0o604], ofItemAtPath: path)
+        }
         let certificates = """
             kafka:
               brokers: ["localhost:9092"]
@@ -142,8 +178,15 @@ struct WorkerConfigurationSecurityTests {
             """
         let warnings = try Self.load(certificates, environment: ["CHAT_P12": ConfigurationFixture.p12Password]).warnings
         #expect(warnings.count == 2, "\(warnings)")
-        #expect(warnings.contains { $0.hasPrefix("apps.bundle.credential.certificate.pkcs12_file: ") && $0.contains("every user (mode 0604)") })
-        #expect(warnings.contains { $0.hasPrefix("apps.chat.credential.certificate.key_file: ") && $0.contains("every user (mode 0604)") })
+        #expect(
+            warnings.contains {
+                $0.hasPrefix("apps.bundle.credential.certificate.pkcs12_file: ")
+                    && $0.contains("every user (mode 0604)")
+            })
+        #expect(
+            warnings.contains {
+                $0.hasPrefix("apps.chat.credential.certificate.key_file: ") && $0.contains("every user (mode 0604)")
+            })
         #expect(!warnings.joined().contains(ConfigurationFixture.p12Password))
     }
 }

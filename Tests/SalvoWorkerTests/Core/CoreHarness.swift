@@ -6,6 +6,7 @@ import SalvoAPNs
 import SalvoKafka
 import SalvoTestSupport
 import Synchronization
+
 @testable import SalvoWorker
 
 /// A pool the test answers by hand: it keeps every submitted request with its outcome callback.
@@ -55,14 +56,19 @@ final class CoreHarness {
 
     /// `window`: the pool's stream credit is `connections × streams`; the window adds 64, or the
     /// credit again when it is smaller.
-    init(streams: Int = 100, checkpoints: CheckpointAccess = .none, configure: (inout WorkerConfiguration) -> Void = { _ in }) throws {
+    init(
+        streams: Int = 100, checkpoints: CheckpointAccess = .none,
+        configure: (inout WorkerConfiguration) -> Void = { _ in }
+    ) throws {
         var poolConfiguration = APNsConnectionPool.Configuration()
         poolConfiguration.connectionCount = 1
         poolConfiguration.maximumStreamsPerConnection = streams
-        let credential = try APNsTokenCredential(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
+        let credential = try APNsTokenCredential(
+            keyID: "KEY1234567", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
         let app = WorkerApp(bundleID: "com.example.news", credential: .token(credential), pool: poolConfiguration)
         var configuration = WorkerConfiguration(
-            kafka: KafkaClientConfiguration(brokers: ["127.0.0.1:1"]), apps: ["news": app], deviceRateLimit: nil, operations: nil)
+            kafka: KafkaClientConfiguration(brokers: ["127.0.0.1:1"]), apps: ["news": app], deviceRateLimit: nil,
+            operations: nil)
         configuration.retry.backoff = RetryBackoff(initialDelay: .milliseconds(500), maximumDelay: .seconds(60))
         configure(&configuration)
         let decoder = try JobDecoder(configuration: configuration.decoder)
@@ -72,9 +78,11 @@ final class CoreHarness {
         let sink = RecordSink()
         self.sink = sink
         core = try WorkerCore(
-            configuration: configuration, pools: [WorkerPoolKey(app: "news", environment: .production): pool], clock: clock,
+            configuration: configuration, pools: [WorkerPoolKey(app: "news", environment: .production): pool],
+            clock: clock,
             eventLoop: loop, publisher: { record in sink.published.withLock { $0.append(record) } },
-            markDone: { source in sink.done.withLock { $0.append(source) } }, sharedStatistics: { _ in }, checkpoints: checkpoints,
+            markDone: { source in sink.done.withLock { $0.append(source) } }, sharedStatistics: { _ in },
+            checkpoints: checkpoints,
             logger: Logger(label: "test"))
     }
 
@@ -91,7 +99,8 @@ final class CoreHarness {
             let offset = nextOffset[topic, default: 0]
             nextOffset[topic] = offset + 1
             let message = KafkaConsumerMessage(
-                topicPartition: KafkaTopicPartition(topic: topic, partition: 0), offset: offset, key: nil, value: Array(text.utf8),
+                topicPartition: KafkaTopicPartition(topic: topic, partition: 0), offset: offset, key: nil,
+                value: Array(text.utf8),
                 headers: [], timestampMilliseconds: nil)
             return intake.decode(message)
         }
@@ -104,7 +113,9 @@ final class CoreHarness {
     /// Moves the clock and the loop's time together, running what falls due.
     func advance(by duration: Duration) {
         clock.advance(by: duration)
-        loop.advanceTime(by: .nanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000))
+        loop.advanceTime(
+            by: .nanoseconds(
+                Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000))
     }
 
     /// Answers everything in flight and runs the loop.
@@ -117,7 +128,9 @@ final class CoreHarness {
 
     /// Acknowledges (or refuses) every record handed to the publisher so far.
     @discardableResult
-    func acknowledgeRecords(_ result: (PendingRecord) -> Result<KafkaDeliveryReport, KafkaError> = { _ in .success(.acknowledged) }) -> [PendingRecord] {
+    func acknowledgeRecords(
+        _ result: (PendingRecord) -> Result<KafkaDeliveryReport, KafkaError> = { _ in .success(.acknowledged) }
+    ) -> [PendingRecord] {
         let records = sink.published.withLock { records in
             defer { records = [] }
             return records

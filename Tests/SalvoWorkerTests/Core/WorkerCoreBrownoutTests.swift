@@ -1,12 +1,15 @@
 import SalvoAPNs
 import SalvoTestSupport
 import Testing
+
 @testable import SalvoWorker
 
 /// Brownouts and outages hold work; they do not burn it (issue 15): timelines on a manual clock.
 @Suite("WorkerCore: brownouts and outages")
 struct WorkerCoreBrownoutTests {
-    @Test("a 10-minute total outage: the pool turns unhealthy, probes with a trickle, and after recovery every notification is delivered with no dead letter")
+    @Test(
+        "a 10-minute total outage: the pool turns unhealthy, probes with a trickle, and after recovery every notification is delivered with no dead letter"
+    )
     func outageHoldsWork() throws {
         let harness = try CoreHarness(streams: 100) { $0.lanes.capacityPerLane = 2_500 }
         let window = harness.core.window
@@ -43,7 +46,9 @@ struct WorkerCoreBrownoutTests {
         }
         stats = harness.statistics
         #expect(probes >= 20 && probes <= 30, "probes at 1, 2, 4, 8, 16 then every 30 s: \(probes)")
-        #expect(harness.pool.submittedCount < window + 30 * 5 + 20, "a trickle: \(harness.pool.submittedCount) requests in ten minutes")
+        #expect(
+            harness.pool.submittedCount < window + 30 * 5 + 20,
+            "a trickle: \(harness.pool.submittedCount) requests in ten minutes")
         #expect(stats.deadLettered == 0)
         #expect(harness.published.isEmpty, "no dead letter, no hand-off")
 
@@ -98,16 +103,21 @@ struct WorkerCoreBrownoutTests {
 
     @Test("the health state machine: window, share, probes and doubling delays")
     func healthStateMachine() {
-        var health = PoolHealth<ManualClockAlias>(configuration: PoolHealthConfiguration(minimumSamples: 4, probeRequests: 2))
+        var health = PoolHealth<ManualClockAlias>(
+            configuration: PoolHealthConfiguration(minimumSamples: 4, probeRequests: 2))
         let clock = ManualClockAlias()
         for _ in 0..<3 { #expect(health.record(.failed, now: { clock.now }) == nil) }
-        #expect(health.record(.failed, now: { clock.now }) == .becameUnhealthy(probeAt: clock.now.advanced(by: .seconds(1))))
+        #expect(
+            health.record(.failed, now: { clock.now }) == .becameUnhealthy(probeAt: clock.now.advanced(by: .seconds(1)))
+        )
         #expect(health.admits == 0)
         health.probeDue()
         #expect(health.admits == 2)
         health.sent(2)
         #expect(health.record(.failed, now: { clock.now }) == nil)
-        #expect(health.record(.failed, now: { clock.now }) == .becameUnhealthy(probeAt: clock.now.advanced(by: .seconds(2))))
+        #expect(
+            health.record(.failed, now: { clock.now }) == .becameUnhealthy(probeAt: clock.now.advanced(by: .seconds(2)))
+        )
         health.probeDue()
         health.sent(1)
         #expect(health.record(.answered, now: { clock.now }) == .becameHealthy)

@@ -5,6 +5,7 @@ import SalvoAPNs
 import SalvoKafka
 import Synchronization
 import Testing
+
 @testable import SalvoWorker
 
 /// Issue 16's campaign control in the core, as timelines: cancel, pause, resume, the hold bounds.
@@ -22,14 +23,19 @@ struct WorkerCoreCampaignTests {
     static func state(_ commands: (String, CampaignCommand.Action)...) -> CampaignControlState {
         var state = CampaignControlState()
         for (offset, (campaignID, action)) in commands.enumerated() {
-            state.apply(CampaignCommand(campaignID: campaignID, action: action, by: "test", at: UTCTimestamp(millisecondsSince1970: 1_000 + Int64(offset))))
+            state.apply(
+                CampaignCommand(
+                    campaignID: campaignID, action: action, by: "test",
+                    at: UTCTimestamp(millisecondsSince1970: 1_000 + Int64(offset))))
         }
         return state
     }
 
     static let unavailable = ScriptedPool.serviceUnavailable
 
-    @Test("cancel drops the campaign's queued and retry-held work as cancelled, its later jobs complete unsent, other work is untouched")
+    @Test(
+        "cancel drops the campaign's queued and retry-held work as cancelled, its later jobs complete unsent, other work is untouched"
+    )
     func cancelDropsEverythingUnsent() throws {
         let harness = try CoreHarness(streams: 10)
         harness.consume([Self.job("a1", campaign: "spring", tokens: 0..<200)])
@@ -41,17 +47,26 @@ struct WorkerCoreCampaignTests {
         #expect(harness.pool.unanswered.count == 15, "held retries count against the window")
         harness.core.controlChanged(Self.state(("spring", .cancel)))
         harness.loop.run()
-        #expect(harness.statistics.cancelled == 170, "165 queued and 5 held for a retry; the 15 in flight are answered as usual")
+        #expect(
+            harness.statistics.cancelled == 170,
+            "165 queued and 5 held for a retry; the 15 in flight are answered as usual")
         #expect(harness.statistics.retryDepth == 0)
         #expect(harness.answer { _ in ScriptedPool.accepted } == 15)
         harness.advance(by: .seconds(2))
         #expect(harness.pool.unanswered.isEmpty, "nothing of the campaign goes out after the cancel")
         #expect(harness.committed.map(\.offset) == [0], "the cancelled job completes and commits")
         // A later job of the campaign completes without sending; another campaign and per-user pushes send.
-        harness.consume([Self.job("a2", campaign: "spring", tokens: 200..<300), Self.job("b1", campaign: "autumn", tokens: 300..<310)])
+        harness.consume([
+            Self.job("a2", campaign: "spring", tokens: 200..<300),
+            Self.job("b1", campaign: "autumn", tokens: 300..<310),
+        ])
         harness.consume(Self.perUser(0..<3), topic: CoreHarness.topics.priority)
         let sent = harness.pool.unanswered.map(\.request.token.hex)
-        #expect(Set(sent) == Set((300..<310).map(Fixtures.tokenHex) + (0..<3).map { Fixtures.tokenHex(EngineJobs.perUserToken($0)) }))
+        #expect(
+            Set(sent)
+                == Set(
+                    (300..<310).map(Fixtures.tokenHex) + (0..<3).map { Fixtures.tokenHex(EngineJobs.perUserToken($0)) })
+        )
         harness.answer { _ in ScriptedPool.accepted }
         #expect(harness.committed.count == 6, "a2, b1 and the per-user jobs commit")
         #expect(harness.published.isEmpty, "cancelled notifications are never dead-lettered")
@@ -71,7 +86,8 @@ struct WorkerCoreCampaignTests {
         let delayed = harness.statistics.delayed
         #expect(delayed > 0)
         let due = UTCTimestamp.now().millisecondsSince1970 + 60_000
-        let retryRecord = #"{"id":"r1","app":"news","campaign_id":"spring","payload":{"aps":{}},"tokens":["\#(Fixtures.tokenHex(90))"],"retry":{"attempt":2,"due_at_ms":\#(due)}}"#
+        let retryRecord =
+            #"{"id":"r1","app":"news","campaign_id":"spring","payload":{"aps":{}},"tokens":["\#(Fixtures.tokenHex(90))"],"retry":{"attempt":2,"due_at_ms":\#(due)}}"#
         harness.consume([retryRecord], topic: CoreHarness.topics.retry)
         #expect(harness.statistics.retryDepth == 1)
         harness.core.controlChanged(Self.state(("spring", .cancel)))
@@ -89,7 +105,9 @@ struct WorkerCoreCampaignTests {
         #expect(harness.committed.count == 3)
     }
 
-    @Test("pause holds the campaign's work outside the window, other campaigns and per-user pushes go on, resume sends every held one once")
+    @Test(
+        "pause holds the campaign's work outside the window, other campaigns and per-user pushes go on, resume sends every held one once"
+    )
     func pauseHoldsAndResumeSends() throws {
         let harness = try CoreHarness(streams: 10)
         harness.consume([Self.job("a1", campaign: "spring", tokens: 0..<200)])
@@ -113,7 +131,9 @@ struct WorkerCoreCampaignTests {
         harness.advance(by: .seconds(2))
         #expect(harness.committed.count == 6, "b1 and the per-user jobs; the held jobs wait")
         var resumed = Self.state(("spring", .pause))
-        resumed.apply(CampaignCommand(campaignID: "spring", action: .resume, by: "test", at: UTCTimestamp(millisecondsSince1970: 2_000)))
+        resumed.apply(
+            CampaignCommand(
+                campaignID: "spring", action: .resume, by: "test", at: UTCTimestamp(millisecondsSince1970: 2_000)))
         harness.core.controlChanged(resumed)
         harness.loop.run()
         for _ in 0..<30 where !harness.pool.unanswered.isEmpty {
@@ -127,7 +147,9 @@ struct WorkerCoreCampaignTests {
         #expect(harness.core.campaignProgress.counters(for: "spring")?.accepted == 220)
     }
 
-    @Test("a cancel after a pause finishes the paused jobs (held whole, by index) and the held notifications as cancelled; every job commits")
+    @Test(
+        "a cancel after a pause finishes the paused jobs (held whole, by index) and the held notifications as cancelled; every job commits"
+    )
     func cancelAfterPause() throws {
         let harness = try CoreHarness(streams: 10)
         harness.consume([Self.job("a1", campaign: "spring", tokens: 0..<200)])
@@ -146,7 +168,9 @@ struct WorkerCoreCampaignTests {
         #expect(harness.core.campaignProgress.counters(for: "spring")?.cancelled == 280)
     }
 
-    @Test("beyond the hold queue's bound, or held for max_held_delay, paused work goes to the retry topic (no attempt used) and its job commits")
+    @Test(
+        "beyond the hold queue's bound, or held for max_held_delay, paused work goes to the retry topic (no attempt used) and its job commits"
+    )
     func holdBoundsHandOff() throws {
         let harness = try CoreHarness(streams: 10) { $0.retry.maximumHeldNotifications = 50 }
         harness.core.controlChanged(Self.state(("spring", .pause)))
@@ -178,7 +202,9 @@ struct WorkerCoreCampaignTests {
     func olderSnapshotIgnored() throws {
         let harness = try CoreHarness(streams: 10)
         var newer = Self.state(("spring", .cancel))
-        newer.apply(CampaignCommand(campaignID: "other", action: .pause, by: "test", at: UTCTimestamp(millisecondsSince1970: 5_000)))
+        newer.apply(
+            CampaignCommand(
+                campaignID: "other", action: .pause, by: "test", at: UTCTimestamp(millisecondsSince1970: 5_000)))
         harness.core.controlChanged(newer)
         harness.core.controlChanged(Self.state(("spring", .cancel)))
         #expect(harness.core.control == newer)
@@ -192,7 +218,8 @@ struct WorkerCoreCampaignTests {
         let harness = try CoreHarness(streams: 10)
         harness.core.controlChanged(Self.state(("spring", .pause)))
         let due = UTCTimestamp.now().millisecondsSince1970 + 1_000
-        let record = #"{"id":"r1","app":"news","campaign_id":"spring","payload":{"aps":{}},"tokens":["\#(Fixtures.tokenHex(7))"],"retry":{"attempt":2,"due_at_ms":\#(due)}}"#
+        let record =
+            #"{"id":"r1","app":"news","campaign_id":"spring","payload":{"aps":{}},"tokens":["\#(Fixtures.tokenHex(7))"],"retry":{"attempt":2,"due_at_ms":\#(due)}}"#
         harness.consume([record], topic: CoreHarness.topics.retry)
         #expect(harness.statistics.retryDepth == 1)
         harness.advance(by: .milliseconds(1_200))
@@ -225,7 +252,9 @@ struct WorkerCoreCampaignTests {
         #expect(finished.withLock { $0 }, "the drain ends once the hand-off is acknowledged")
     }
 
-    @Test("a revoke takes a partition's held work with its other work: a begun job's goes to the retry topic, so it commits")
+    @Test(
+        "a revoke takes a partition's held work with its other work: a begun job's goes to the retry topic, so it commits"
+    )
     func revokeTakesHeldWork() throws {
         let harness = try CoreHarness(streams: 10)
         harness.consume([Self.job("a1", campaign: "spring", tokens: 0..<50)])

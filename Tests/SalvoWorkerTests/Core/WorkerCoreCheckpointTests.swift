@@ -2,6 +2,7 @@ import SalvoAPNs
 import SalvoKafka
 import Synchronization
 import Testing
+
 @testable import SalvoWorker
 
 /// Issue 18's checkpoint rules as timelines: what a checkpoint records (the done prefix of the
@@ -20,7 +21,9 @@ struct WorkerCoreCheckpointTests {
     }
 
     static func checkpoints(in records: [PendingRecord]) -> [JobCheckpoint] {
-        records.filter { $0.kind == .progress }.compactMap { JobCheckpoint.decode(key: $0.record.key, value: $0.record.value, group: group) }
+        records.filter { $0.kind == .progress }.compactMap {
+            JobCheckpoint.decode(key: $0.record.key, value: $0.record.value, group: group)
+        }
     }
 
     @Test("the done prefix of a partly sent job is written once per commit interval, and only when it moved")
@@ -31,7 +34,8 @@ struct WorkerCoreCheckpointTests {
         harness.answer { _ in ScriptedPool.accepted }
         harness.advance(by: .milliseconds(300))
         var written = Self.checkpoints(in: harness.acknowledgeRecords())
-        #expect(written == [JobCheckpoint(topic: CoreHarness.topics.jobs, partition: 0, offset: 0, jobID: "c1", done: 40)])
+        #expect(
+            written == [JobCheckpoint(topic: CoreHarness.topics.jobs, partition: 0, offset: 0, jobID: "c1", done: 40)])
         harness.advance(by: .milliseconds(300))
         #expect(Self.checkpoints(in: harness.acknowledgeRecords()).isEmpty, "nothing moved: nothing written")
         harness.answer { _ in ScriptedPool.accepted }
@@ -45,7 +49,8 @@ struct WorkerCoreCheckpointTests {
         let harness = try Self.harness()
         harness.consume([CoreHarness.campaign("c1", tokens: 0..<200)])
         // Token 5 is rejected: its feedback event waits for Kafka's acknowledgement.
-        let unregistered = APNsOutcome.rejected(APNsResponse(status: 410, reason: .unregistered, timestampMilliseconds: 1))
+        let unregistered = APNsOutcome.rejected(
+            APNsResponse(status: 410, reason: .unregistered, timestampMilliseconds: 1))
         harness.answer { $0.token.hex == Fixtures.tokenHex(5) ? unregistered : ScriptedPool.accepted }
         harness.advance(by: .milliseconds(300))
         var written = Self.checkpoints(in: harness.published)
@@ -73,25 +78,33 @@ struct WorkerCoreCheckpointTests {
 
     @Test("a checkpoint of another job at the same offset, or of another offset, is ignored")
     func foreignCheckpointIsIgnored() throws {
-        let otherJob = JobCheckpoint(topic: CoreHarness.topics.jobs, partition: 0, offset: 0, jobID: "recreated-topic", done: 150)
+        let otherJob = JobCheckpoint(
+            topic: CoreHarness.topics.jobs, partition: 0, offset: 0, jobID: "recreated-topic", done: 150)
         let harness = try Self.harness(known: [otherJob])
         harness.consume([CoreHarness.campaign("c1", tokens: 0..<200)])
         #expect(harness.pool.unanswered.first?.request.token.hex == Fixtures.tokenHex(0))
         #expect(harness.statistics.resumedFromCheckpoint == 0)
     }
 
-    @Test("the checkpoint record: versioned JSON keyed by group, topic and partition; other groups' and malformed records are skipped")
+    @Test(
+        "the checkpoint record: versioned JSON keyed by group, topic and partition; other groups' and malformed records are skipped"
+    )
     func recordFormat() throws {
         let checkpoint = JobCheckpoint(topic: "salvo.jobs", partition: 3, offset: 42, jobID: "spring-1", done: 7)
         let record = checkpoint.record(group: "g")
         #expect(String(decoding: record.key ?? [], as: UTF8.self) == "g|salvo.jobs|3")
-        #expect(String(decoding: record.value, as: UTF8.self)
-            == #"{"version":1,"topic":"salvo.jobs","partition":3,"offset":42,"job_id":"spring-1","done":7}"#)
+        #expect(
+            String(decoding: record.value, as: UTF8.self)
+                == #"{"version":1,"topic":"salvo.jobs","partition":3,"offset":42,"job_id":"spring-1","done":7}"#)
         #expect(JobCheckpoint.decode(key: record.key, value: record.value, group: "g") == checkpoint)
         #expect(JobCheckpoint.decode(key: record.key, value: record.value, group: "other") == nil)
         #expect(JobCheckpoint.decode(key: record.key, value: nil, group: "g") == nil, "a tombstone")
         #expect(JobCheckpoint.decode(key: record.key, value: Array("{}".utf8), group: "g") == nil)
-        let misfiled = JobCheckpoint(topic: "salvo.jobs", partition: 4, offset: 42, jobID: "x", done: 7).record(group: "g").value
-        #expect(JobCheckpoint.decode(key: record.key, value: misfiled, group: "g") == nil, "a value filed under another partition's key")
+        let misfiled = JobCheckpoint(topic: "salvo.jobs", partition: 4, offset: 42, jobID: "x", done: 7).record(
+            group: "g"
+        ).value
+        #expect(
+            JobCheckpoint.decode(key: record.key, value: misfiled, group: "g") == nil,
+            "a value filed under another partition's key")
     }
 }

@@ -4,12 +4,15 @@ import SalvoAPNs
 import SalvoKafka
 import SalvoTestSupport
 import Testing
+
 @testable import SalvoWorker
 
 /// The window, rate limits, retries, drain and revoke, as timelines on a manual clock.
 @Suite("WorkerCore: dispatch, drain and revoke")
 struct WorkerCoreDispatchTests {
-    @Test("the window bounds what is in flight; each answer round refills it; the job commits once every notification is done")
+    @Test(
+        "the window bounds what is in flight; each answer round refills it; the job commits once every notification is done"
+    )
     func windowAccounting() throws {
         let harness = try CoreHarness(streams: 10)
         #expect(harness.core.window == 20, "10 streams and a buffer as large (at most the credit)")
@@ -37,11 +40,16 @@ struct WorkerCoreDispatchTests {
         #expect(Set(harness.pool.unanswered.map(\.request.token.hex)) == Set((0..<20).map(Fixtures.tokenHex)))
     }
 
-    @Test("with no room for retries in memory, a retry is handed to the retry topic and its job completes once Kafka acknowledged it")
+    @Test(
+        "with no room for retries in memory, a retry is handed to the retry topic and its job completes once Kafka acknowledged it"
+    )
     func retryHandOff() throws {
         let harness = try CoreHarness(streams: 10) { $0.retry.maximumHeldNotifications = 0 }
         harness.consume([CoreHarness.campaign("c1", tokens: 0..<5)])
-        harness.answer { $0.token.hex == Fixtures.tokenHex(3) ? .rejected(APNsResponse(status: 429, reason: .tooManyRequests)) : ScriptedPool.accepted }
+        harness.answer {
+            $0.token.hex == Fixtures.tokenHex(3)
+                ? .rejected(APNsResponse(status: 429, reason: .tooManyRequests)) : ScriptedPool.accepted
+        }
         let handedOff = harness.published
         #expect(handedOff.map(\.kind) == [.retry])
         #expect(handedOff.first?.record.value.count ?? 0 > 0)
@@ -74,11 +82,15 @@ struct WorkerCoreDispatchTests {
         #expect(harness.statistics.rateLimited > 0)
     }
 
-    @Test("drain: in-flight sends finish, then held retries go to the retry topic, and the drain ends once Kafka acknowledged them")
+    @Test(
+        "drain: in-flight sends finish, then held retries go to the retry topic, and the drain ends once Kafka acknowledged them"
+    )
     func drainOrder() throws {
         let harness = try CoreHarness(streams: 10) { $0.poolHealth.minimumSamples = 1_000 }
         harness.consume([CoreHarness.campaign("c1", tokens: 0..<20)])
-        harness.pool.answerAll { $0.token.hex == Fixtures.tokenHex(0) ? ScriptedPool.serviceUnavailable : ScriptedPool.accepted }
+        harness.pool.answerAll {
+            $0.token.hex == Fixtures.tokenHex(0) ? ScriptedPool.serviceUnavailable : ScriptedPool.accepted
+        }
         harness.loop.run()
         harness.consume([CoreHarness.campaign("c2", tokens: 100..<110)])
         #expect(harness.pool.unanswered.count == 10)
@@ -98,10 +110,14 @@ struct WorkerCoreDispatchTests {
         #expect(Set(harness.committed.map(\.offset)) == [0, 1], "a handed-off notification is done for its job")
     }
 
-    @Test("drain: a job that had begun sending hands its unsent notifications to the retry topic and commits; a job not begun stays open")
+    @Test(
+        "drain: a job that had begun sending hands its unsent notifications to the retry topic and commits; a job not begun stays open"
+    )
     func drainHandsOffBegunJobs() throws {
         let harness = try CoreHarness(streams: 10)
-        harness.consume([CoreHarness.campaign("begun", tokens: 0..<200), CoreHarness.campaign("waiting", tokens: 1_000..<1_050)])
+        harness.consume([
+            CoreHarness.campaign("begun", tokens: 0..<200), CoreHarness.campaign("waiting", tokens: 1_000..<1_050),
+        ])
         #expect(harness.pool.unanswered.count == 20)
         let promise = harness.loop.makePromise(of: Void.self)
         var drained = false
@@ -118,10 +134,13 @@ struct WorkerCoreDispatchTests {
         #expect(harness.statistics.handedOffOnDrain == 180)
         harness.acknowledgeRecords()
         #expect(drained)
-        #expect(harness.committed.map(\.offset) == [0], "the begun job commits; the waiting one stays for the next owner")
+        #expect(
+            harness.committed.map(\.offset) == [0], "the begun job commits; the waiting one stays for the next owner")
     }
 
-    @Test("revoke: the partition's queued, held and delayed work stops at once and late answers do not complete the old entry")
+    @Test(
+        "revoke: the partition's queued, held and delayed work stops at once and late answers do not complete the old entry"
+    )
     func revoke() throws {
         let harness = try CoreHarness(streams: 10) { configuration in
             configuration.poolHealth.minimumSamples = 1_000

@@ -4,6 +4,7 @@ import SalvoKafka
 import SalvoTestSupport
 import Synchronization
 import Testing
+
 @testable import SalvoWorker
 
 /// Records to Kafka (issue 15): a record Kafka refuses for good never blocks its partition, a
@@ -11,17 +12,23 @@ import Testing
 /// record's malformed tokens are dead-lettered whether it is due or not.
 @Suite("WorkerCore: records to Kafka")
 struct WorkerCoreRecordsTests {
-    static let tooLarge = KafkaError(code: .messageRejected, message: "Broker: Message size too large", rdKafkaErrorName: "MSG_SIZE_TOO_LARGE")
+    static let tooLarge = KafkaError(
+        code: .messageRejected, message: "Broker: Message size too large", rdKafkaErrorName: "MSG_SIZE_TOO_LARGE")
     static let unreachable = KafkaError(
-        code: .brokerUnavailable, message: "Local: All broker connections are down", rdKafkaErrorName: "_ALL_BROKERS_DOWN", isRetriable: true)
+        code: .brokerUnavailable, message: "Local: All broker connections are down",
+        rdKafkaErrorName: "_ALL_BROKERS_DOWN", isRetriable: true)
 
-    @Test("a dead letter too large for its topic is replaced by a body-less one naming the source; the partition commits past it")
+    @Test(
+        "a dead letter too large for its topic is replaced by a body-less one naming the source; the partition commits past it"
+    )
     func bodylessDeadLetter() throws {
         let harness = try CoreHarness()
         let unknownApp = #"{"id":"poison","app":"nope","token":"\#(Fixtures.tokenHex(1))","payload":{"aps":{}}}"#
         harness.consume([unknownApp, CoreHarness.campaign("after", tokens: 0..<3)])
         harness.answer { _ in ScriptedPool.accepted }
-        #expect(harness.committed.map(\.offset) == [1], "the valid job after it completes; the poison record waits for its dead letter")
+        #expect(
+            harness.committed.map(\.offset) == [1],
+            "the valid job after it completes; the poison record waits for its dead letter")
 
         let refused = harness.acknowledgeRecords { _ in .failure(Self.tooLarge) }
         #expect(refused.count == 1)
@@ -44,11 +51,15 @@ struct WorkerCoreRecordsTests {
         #expect(stats.pendingRecords == 0)
     }
 
-    @Test("when even the body-less dead letter is refused for good, it is abandoned and counted so the partition moves on")
+    @Test(
+        "when even the body-less dead letter is refused for good, it is abandoned and counted so the partition moves on"
+    )
     func lastResort() throws {
         let harness = try CoreHarness()
         harness.consume([#"{"id":"poison","app":"nope","token":"\#(Fixtures.tokenHex(1))","payload":{"aps":{}}}"#])
-        let denied = KafkaError(code: .unauthorized, message: "Broker: Topic authorization failed", rdKafkaErrorName: "TOPIC_AUTHORIZATION_FAILED")
+        let denied = KafkaError(
+            code: .unauthorized, message: "Broker: Topic authorization failed",
+            rdKafkaErrorName: "TOPIC_AUTHORIZATION_FAILED")
         harness.acknowledgeRecords { _ in .failure(denied) }
         harness.acknowledgeRecords { _ in .failure(denied) }
         #expect(harness.published.isEmpty)
@@ -96,7 +107,8 @@ struct WorkerCoreRecordsTests {
     func retryRecordNotDue() throws {
         let harness = try CoreHarness()
         let due = UTCTimestamp.now().millisecondsSince1970 + 60_000
-        let record = #"{"id":"r1","app":"news","payload":{"aps":{}},"tokens":["\#(Fixtures.tokenHex(1))","zz-not-a-token"],"retry":{"attempt":2,"due_at_ms":\#(due)}}"#
+        let record =
+            #"{"id":"r1","app":"news","payload":{"aps":{}},"tokens":["\#(Fixtures.tokenHex(1))","zz-not-a-token"],"retry":{"attempt":2,"due_at_ms":\#(due)}}"#
         harness.consume([record], topic: CoreHarness.topics.retry)
         let deadLetters = harness.published
         #expect(deadLetters.count == 1)

@@ -3,6 +3,7 @@ import SalvoAPNs
 import SalvoKafka
 import Synchronization
 import Testing
+
 @testable import SalvoWorker
 
 /// Issue 18's rules for revokes and failing commits, as timelines on the core.
@@ -14,7 +15,8 @@ struct WorkerCoreRevokeTests {
         range.map { EngineJobs.perUser(id: "u\($0)", token: EngineJobs.perUserToken($0)) }
     }
 
-    @Test("a revoke stops queued work at once, waits for the in-flight answers, and those jobs commit before it finishes")
+    @Test(
+        "a revoke stops queued work at once, waits for the in-flight answers, and those jobs commit before it finishes")
     func revokeWaitsForInFlight() throws {
         let harness = try CoreHarness(streams: 10)
         harness.consume(Self.perUserJobs(0..<100))
@@ -88,19 +90,22 @@ struct WorkerCoreRevokeTests {
     func revokeAfterTheLimit() throws {
         let harness = try CoreHarness(streams: 10)
         harness.consume(Self.perUserJobs(0..<5))
-        harness.core.revoking([Self.partition0]) { }
+        harness.core.revoking([Self.partition0]) {}
         harness.core.revoked([Self.partition0])
         #expect(harness.statistics.unsettledOnRevoke == 5)
         harness.answer { _ in ScriptedPool.accepted }
         #expect(harness.committed.isEmpty, "the consumer gave the partition up: late answers commit nothing")
     }
 
-    @Test("while commits fail, intake and lane dispatch stop once the uncommitted notifications reach the bound, and resume on a successful commit")
+    @Test(
+        "while commits fail, intake and lane dispatch stop once the uncommitted notifications reach the bound, and resume on a successful commit"
+    )
     func commitGate() throws {
         let harness = try CoreHarness(streams: 100) { $0.maximumUncommittedNotifications = 100 }
         harness.core.commitFinished(.campaign, succeeded: false)
         harness.consume(Self.perUserJobs(0..<164))
-        #expect(harness.answer { _ in ScriptedPool.accepted } == 164, "the whole window went out before anything completed")
+        #expect(
+            harness.answer { _ in ScriptedPool.accepted } == 164, "the whole window went out before anything completed")
         #expect(harness.core.commitGate.isClosed, "164 completed, none committed")
         #expect(harness.statistics.commitGateClosures == 0, "closure is logged when a commit reports, not counted here")
         let resumed = harness.consume(Self.perUserJobs(164..<200))
@@ -131,7 +136,9 @@ struct WorkerCoreRevokeTests {
 }
 
 extension WorkerCoreRevokeTests {
-    @Test("a commit that never answers counts as failing once it is overdue: the gate closes without a failed commit report")
+    @Test(
+        "a commit that never answers counts as failing once it is overdue: the gate closes without a failed commit report"
+    )
     func overdueCommitClosesTheGate() throws {
         let harness = try CoreHarness(streams: 100) { $0.maximumUncommittedNotifications = 100 }
         harness.core.start()  // the statistics timer checks for overdue commits

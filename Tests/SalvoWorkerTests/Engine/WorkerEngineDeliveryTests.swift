@@ -11,7 +11,9 @@ import Testing
 /// committed.
 @Suite("WorkerEngine delivery", .serialized)
 struct WorkerEngineDeliveryTests {
-    @Test("a 10,000-token campaign and 500 per-user jobs with dead tokens: each valid token once, predicted feedback, offsets committed")
+    @Test(
+        "a 10,000-token campaign and 500 per-user jobs with dead tokens: each valid token once, predicted feedback, offsets committed"
+    )
     func campaignAndPerUserJobs() async throws {
         let fate = MockTokenFate(unregistered: 0.01, badDeviceToken: 0.005)
         var scenario = MockScenario()
@@ -26,9 +28,12 @@ struct WorkerEngineDeliveryTests {
 
                 let configuration = WorkerConfiguration.test(kafka: kafka, app: try mock.app())
                 let statistics = try await EngineRunner.with(configuration) { runner in
-                    let campaign = try await kafka.produce([EngineJobs.campaign(id: "campaign-1", tokens: campaignTokens)], to: kafka.topics.jobs)
+                    let campaign = try await kafka.produce(
+                        [EngineJobs.campaign(id: "campaign-1", tokens: campaignTokens)], to: kafka.topics.jobs)
                     let perUser = try await kafka.produce(
-                        perUserTokens.enumerated().map { EngineJobs.perUser(id: "user-\($0.offset)", token: $0.element) }, to: kafka.topics.priority)
+                        perUserTokens.enumerated().map {
+                            EngineJobs.perUser(id: "user-\($0.offset)", token: $0.element)
+                        }, to: kafka.topics.priority)
                     try await runner.waitUntil("all 501 jobs completed") { $0.jobsCompleted == 501 }
                     #expect(runner.engine.isReady)
                     try await runner.shutdown()
@@ -47,17 +52,22 @@ struct WorkerEngineDeliveryTests {
                 let feedback = try await kafka.read(kafka.topics.feedback, count: invalid.count)
                 #expect(feedback.count == invalid.count)
                 #expect(Set(feedback.compactMap { $0.key.map { String(decoding: $0, as: UTF8.self) } }) == invalid)
-                let reasons = Set(feedback.map { String(decoding: $0.value, as: UTF8.self) }.map { text in
-                    text.contains(#""reason":"Unregistered""#) ? "Unregistered" : text.contains(#""reason":"BadDeviceToken""#) ? "BadDeviceToken" : "other"
-                })
+                let reasons = Set(
+                    feedback.map { String(decoding: $0.value, as: UTF8.self) }.map { text in
+                        text.contains(#""reason":"Unregistered""#)
+                            ? "Unregistered" : text.contains(#""reason":"BadDeviceToken""#) ? "BadDeviceToken" : "other"
+                    })
                 #expect(reasons == ["Unregistered", "BadDeviceToken"])
 
                 for topic in [kafka.topics.jobs, kafka.topics.priority] {
                     let group = topic == kafka.topics.priority ? kafka.groupID + ".priority" : kafka.groupID
                     let committed = try await kafka.committedOffsets(group: group, topic: topic, partitions: 2)
                     for partition in Set(reports.filter { $0.topic == topic }.map(\.partition)) {
-                        let last = reports.filter { $0.topic == topic && $0.partition == partition }.map(\.offset).max()!
-                        #expect(committed[partition] == .some(last + 1), "\(topic)[\(partition)] committed past its last job")
+                        let last = reports.filter { $0.topic == topic && $0.partition == partition }.map(\.offset)
+                            .max()!
+                        #expect(
+                            committed[partition] == .some(last + 1),
+                            "\(topic)[\(partition)] committed past its last job")
                     }
                 }
             }
@@ -69,12 +79,19 @@ struct WorkerEngineDeliveryTests {
         // The mock's own generated material: a CA, a server certificate for 127.0.0.1, a .p8 key.
         let material = try MockTLSMaterial.generate()
         let caCertificate = try NIOSSLCertificate(bytes: Array(material.caCertificatePEM.utf8), format: .pem)
-        try await EngineMock.with(tls: try material.serverTLS(acceptClientCertificates: false), tokenKeys: [material.tokenKey]) { mock in
+        try await EngineMock.with(
+            tls: try material.serverTLS(acceptClientCertificates: false), tokenKeys: [material.tokenKey]
+        ) { mock in
             try await withEngineKafka(partitions: 1) { kafka in
-                let app = try mock.app(transport: .tls(trustRoots: .certificates([caCertificate])), credential: try material.tokenCredential())
+                let app = try mock.app(
+                    transport: .tls(trustRoots: .certificates([caCertificate])),
+                    credential: try material.tokenCredential())
                 try await EngineRunner.with(.test(kafka: kafka, app: app)) { runner in
-                    _ = try await kafka.produce([EngineJobs.campaign(id: "tls-campaign", tokens: 0..<300)], to: kafka.topics.jobs)
-                    _ = try await kafka.produce((0..<20).map { EngineJobs.perUser(id: "tls-\($0)", token: EngineJobs.perUserToken($0)) }, to: kafka.topics.priority)
+                    _ = try await kafka.produce(
+                        [EngineJobs.campaign(id: "tls-campaign", tokens: 0..<300)], to: kafka.topics.jobs)
+                    _ = try await kafka.produce(
+                        (0..<20).map { EngineJobs.perUser(id: "tls-\($0)", token: EngineJobs.perUserToken($0)) },
+                        to: kafka.topics.priority)
                     try await runner.waitUntil("21 jobs completed") { $0.jobsCompleted == 21 }
                     #expect(runner.engine.statistics().delivered == 320)
                 }

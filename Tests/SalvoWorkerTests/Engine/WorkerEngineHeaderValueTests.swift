@@ -29,7 +29,8 @@ struct WorkerEngineHeaderValueTests {
                 let deadLetters = try await kafka.read(kafka.topics.deadLetter, count: 1)
                 let reason = deadLetters.first?.headers.first { $0.key == "salvo-reason" }?.value
                 #expect(reason.map { String(decoding: $0, as: UTF8.self) } == "invalid_collapse_id")
-                let committed = try await kafka.committedOffsets(group: kafka.groupID, topic: kafka.topics.jobs, partitions: 1)
+                let committed = try await kafka.committedOffsets(
+                    group: kafka.groupID, topic: kafka.topics.jobs, partitions: 1)
                 #expect(committed[0] == .some(2))
             }
         }

@@ -15,8 +15,11 @@ struct WorkerEngineKafkaFaultTests {
     func refusedRecordDoesNotBlock() async throws {
         try await EngineMock.with(scenario: MockScenario()) { mock in
             try await withEngineKafka(partitions: 1) { kafka in
-                let bigPayload = #"{"aps":{"alert":{"title":"Salvo","body":""# + String(repeating: "x", count: 2_000) + #""}}}"#
-                let badJob = #"{"id":"refused-dead-letter","app":"no-such-app","token":""# + Fixtures.tokenHex(EngineJobs.perUserToken(2))
+                let bigPayload =
+                    #"{"aps":{"alert":{"title":"Salvo","body":""# + String(repeating: "x", count: 2_000) + #""}}}"#
+                let badJob =
+                    #"{"id":"refused-dead-letter","app":"no-such-app","token":""#
+                    + Fixtures.tokenHex(EngineJobs.perUserToken(2))
                     + #"","payload":"# + bigPayload + "}"
                 let jobs = [
                     EngineJobs.perUser(id: "before", token: EngineJobs.perUserToken(1)),
@@ -37,14 +40,18 @@ struct WorkerEngineKafkaFaultTests {
                 #expect(stats.deadLettersWithoutBody == 1)
                 #expect(stats.produceFailures == 1, "refused once, not produced again and again")
                 #expect(stats.recordsAbandoned == 0)
-                #expect(try await kafka.committedOffsets(group: group, topic: kafka.topics.priority, partitions: 1)[0] == .some(3))
+                #expect(
+                    try await kafka.committedOffsets(group: group, topic: kafka.topics.priority, partitions: 1)[0]
+                        == .some(3))
                 #expect(mock.pushes.acceptedCounts[Fixtures.tokenHex(EngineJobs.perUserToken(3))] == 1)
 
                 let deadLetters = try await kafka.read(kafka.topics.deadLetter, count: 1)
                 #expect(deadLetters.count == 1)
                 #expect(deadLetters.first?.value.isEmpty == true, "without its body")
                 let headers = Dictionary(
-                    (deadLetters.first?.headers ?? []).map { ($0.key, String(decoding: $0.value ?? [], as: UTF8.self)) }, uniquingKeysWith: { $1 })
+                    (deadLetters.first?.headers ?? []).map {
+                        ($0.key, String(decoding: $0.value ?? [], as: UTF8.self))
+                    }, uniquingKeysWith: { $1 })
                 #expect(headers["salvo-reason"] == "unknown_app")
                 #expect(headers["salvo-source-topic"] == kafka.topics.priority)
                 #expect(headers["salvo-source-offset"] == "1")

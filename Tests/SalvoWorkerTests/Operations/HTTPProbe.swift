@@ -10,7 +10,8 @@ struct HTTPProbe {
     }
 
     static func request(_ url: String, method: String = "GET") throws -> Answer {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-probe-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salvo-probe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let headers = directory.appendingPathComponent("headers").path

@@ -3,6 +3,7 @@ import Metrics
 import Prometheus
 import SalvoTestSupport
 import Testing
+
 @testable import SalvoWorker
 
 /// Every family carries a `# HELP` line, from a catalog that lists exactly docs/metrics.md's names.
@@ -12,8 +13,12 @@ struct WorkerMetricCatalogTests {
     func catalogMatchesDocumentation() throws {
         let documented = MetricNames.documented(markdown: try RepositoryFiles.text("docs/metrics.md"))
         let catalogued = Set(WorkerMetricCatalog.help.keys)
-        #expect(documented.subtracting(catalogued).isEmpty, "documented without help: \(documented.subtracting(catalogued).sorted())")
-        #expect(catalogued.subtracting(documented).isEmpty, "help for undocumented: \(catalogued.subtracting(documented).sorted())")
+        #expect(
+            documented.subtracting(catalogued).isEmpty,
+            "documented without help: \(documented.subtracting(catalogued).sorted())")
+        #expect(
+            catalogued.subtracting(documented).isEmpty,
+            "help for undocumented: \(catalogued.subtracting(documented).sorted())")
         for (name, help) in WorkerMetricCatalog.help {
             #expect(!help.isEmpty && !help.contains("\n") && help.count <= 140, "\(name): \(help)")
         }
@@ -24,19 +29,32 @@ struct WorkerMetricCatalogTests {
     func exportsHelp() throws {
         let bootstrap = WorkerMetricsBootstrap()
         let factory = bootstrap.factory
-        Counter(label: "salvo_jobs_total", dimensions: [("lane", "priority"), ("result", "completed")], factory: factory).increment()
+        Counter(
+            label: "salvo_jobs_total", dimensions: [("lane", "priority"), ("result", "completed")], factory: factory
+        ).increment()
         Gauge(label: "salvo_worker_ready", factory: factory).record(1)
-        Metrics.Timer(label: "salvo_apns_request_duration_seconds", dimensions: [("pool", "news/production"), ("status_class", "2xx")], factory: factory)
-            .recordNanoseconds(3_000_000)
+        Metrics.Timer(
+            label: "salvo_apns_request_duration_seconds",
+            dimensions: [("pool", "news/production"), ("status_class", "2xx")], factory: factory
+        )
+        .recordNanoseconds(3_000_000)
         bootstrap.publishBuildInfo(version: "1.2.3", librdkafka: "2.16.0", nghttp2: "1.52.0")
         let text = bootstrap.registry.emitToString()
-        for name in ["salvo_jobs_total", "salvo_worker_ready", "salvo_apns_request_duration_seconds", "salvo_build_info"] {
+        for name in [
+            "salvo_jobs_total", "salvo_worker_ready", "salvo_apns_request_duration_seconds", "salvo_build_info",
+        ] {
             #expect(text.contains("# HELP \(name) \(WorkerMetricCatalog.help[name]!)\n"), "\(text)")
         }
         #expect(text.contains(#"salvo_build_info{version="1.2.3",librdkafka="2.16.0",nghttp2="1.52.0"} 1"#), "\(text)")
         // The request-duration buckets start at a millisecond.
-        #expect(text.contains(#"salvo_apns_request_duration_seconds_bucket{pool="news/production",status_class="2xx",le="0.001"} 0"#), "\(text)")
-        #expect(text.contains(#"salvo_apns_request_duration_seconds_bucket{pool="news/production",status_class="2xx",le="0.005"} 1"#), "\(text)")
+        #expect(
+            text.contains(
+                #"salvo_apns_request_duration_seconds_bucket{pool="news/production",status_class="2xx",le="0.001"} 0"#),
+            "\(text)")
+        #expect(
+            text.contains(
+                #"salvo_apns_request_duration_seconds_bucket{pool="news/production",status_class="2xx",le="0.005"} 1"#),
+            "\(text)")
 
         let lint = try Self.promtool(text)
         #expect(lint.status == 0, "\(lint.output)")
@@ -45,8 +63,10 @@ struct WorkerMetricCatalogTests {
     @Test("a destroyed gauge leaves the exposition (a revoked partition's lag)")
     func destroyRemovesSeries() {
         let bootstrap = WorkerMetricsBootstrap()
-        let kept = Gauge(label: "salvo_consumer_lag", dimensions: [("topic", "t"), ("partition", "0")], factory: bootstrap.factory)
-        let revoked = Gauge(label: "salvo_consumer_lag", dimensions: [("topic", "t"), ("partition", "1")], factory: bootstrap.factory)
+        let kept = Gauge(
+            label: "salvo_consumer_lag", dimensions: [("topic", "t"), ("partition", "0")], factory: bootstrap.factory)
+        let revoked = Gauge(
+            label: "salvo_consumer_lag", dimensions: [("topic", "t"), ("partition", "1")], factory: bootstrap.factory)
         kept.record(5)
         revoked.record(7)
         revoked.destroy()

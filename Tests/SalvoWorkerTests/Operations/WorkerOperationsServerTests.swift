@@ -5,6 +5,7 @@ import Prometheus
 import ServiceLifecycle
 import Synchronization
 import Testing
+
 @testable import SalvoWorker
 
 /// A readiness answer the test flips while the server runs.
@@ -29,8 +30,11 @@ struct WorkerOperationsServerTests {
     @Test("routes: metrics, live, ready 200/503, 404, 405 over real HTTP")
     func routesOverHTTP() async throws {
         let bootstrap = WorkerMetricsBootstrap()
-        Counter(label: "salvo_notifications_total", dimensions: [("app", "news"), ("outcome", "delivered"), ("reason", "")],
-            factory: bootstrap.factory).increment(by: 3)
+        Counter(
+            label: "salvo_notifications_total",
+            dimensions: [("app", "news"), ("outcome", "delivered"), ("reason", "")],
+            factory: bootstrap.factory
+        ).increment(by: 3)
         let ready = ReadyFlag()
         let server = WorkerOperationsServer(
             listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), registry: bootstrap.registry,
@@ -42,7 +46,9 @@ struct WorkerOperationsServerTests {
         do {
             let metrics = try HTTPProbe.request("\(base)/metrics")
             #expect(metrics.status == 200)
-            #expect(metrics.body.contains(#"salvo_notifications_total{app="news",outcome="delivered",reason=""} 3"#), "\(metrics.body)")
+            #expect(
+                metrics.body.contains(#"salvo_notifications_total{app="news",outcome="delivered",reason=""} 3"#),
+                "\(metrics.body)")
             #expect(metrics.headers.lowercased().contains("content-type: text/plain; version=0.0.4"))
 
             #expect(try HTTPProbe.request("\(base)/health/live").status == 200)
@@ -71,7 +77,8 @@ struct WorkerOperationsServerTests {
         let server = WorkerOperationsServer(
             listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), registry: PrometheusCollectorRegistry(),
             isReady: { true })
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], logger: Logger(label: "test")))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [server], logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             defer { tasks.cancelAll() }
@@ -98,7 +105,8 @@ struct WorkerOperationsServerTests {
         let port = try await server.start()
         let engine = DrainingService(drain: .seconds(1), onShutdown: { ready.value.store(false, ordering: .relaxed) })
         // As `salvo worker` orders them: a group stops its services last to first.
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server, engine], logger: Logger(label: "test")))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [server, engine], logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             defer { tasks.cancelAll() }
@@ -110,9 +118,12 @@ struct WorkerOperationsServerTests {
             var answers: [(live: Int, ready: Int, metrics: Int)] = []
             while drainStarted.duration(to: .now) < .milliseconds(700) {
                 let base = "http://127.0.0.1:\(port)"
-                answers.append((
-                    try HTTPProbe.request("\(base)/health/live").status, try HTTPProbe.request("\(base)/health/ready").status,
-                    try HTTPProbe.request("\(base)/metrics").status))
+                answers.append(
+                    (
+                        try HTTPProbe.request("\(base)/health/live").status,
+                        try HTTPProbe.request("\(base)/health/ready").status,
+                        try HTTPProbe.request("\(base)/metrics").status
+                    ))
                 try await Task.sleep(for: .milliseconds(100))
             }
             #expect(answers.count >= 3)
@@ -148,7 +159,9 @@ struct WorkerOperationsServerTests {
         let router = WorkerOperationsRouter(registry: PrometheusCollectorRegistry(), isReady: { false })
         #expect(router.respond(method: .GET, uri: "/health/live").status == .ok)
         #expect(router.respond(method: .GET, uri: "/health/ready").status == .serviceUnavailable)
-        #expect(router.respond(method: .HEAD, uri: "/metrics") == .text(.methodNotAllowed, "/metrics only answers GET\n", allow: "GET"))
+        #expect(
+            router.respond(method: .HEAD, uri: "/metrics")
+                == .text(.methodNotAllowed, "/metrics only answers GET\n", allow: "GET"))
         #expect(router.respond(method: .GET, uri: "/health").status == .notFound)
         #expect(router.respond(method: .PUT, uri: "/elsewhere").status == .notFound)
     }

@@ -1,6 +1,7 @@
 import NIOHTTP1
 import Prometheus
 import Testing
+
 @testable import SalvoWorker
 
 /// The startup and liveness probes (issue 22, item 5): started once the engine runs, dead only
@@ -30,7 +31,8 @@ struct WorkerProbeTests {
     @Test("routes: /health/started, /health/live and /health/ready answer their probe")
     func routes() {
         let router = WorkerOperationsRouter(
-            registry: PrometheusCollectorRegistry(), probes: WorkerProbes(started: { false }, live: { false }, ready: { true }))
+            registry: PrometheusCollectorRegistry(),
+            probes: WorkerProbes(started: { false }, live: { false }, ready: { true }))
         #expect(router.respond(method: .GET, uri: "/health/started").status == .serviceUnavailable)
         #expect(router.respond(method: .GET, uri: "/health/live").status == .serviceUnavailable)
         #expect(router.respond(method: .GET, uri: "/health/ready").status == .ok)

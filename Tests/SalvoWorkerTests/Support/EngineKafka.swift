@@ -26,10 +26,14 @@ final class EngineKafka: Sendable {
     init(partitions: Int) async throws {
         let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         topics = WorkerTopics(
-            jobs: "jobs-\(suffix)", priority: "priority-\(suffix)", retry: "retry-\(suffix)", feedback: "feedback-\(suffix)",
+            jobs: "jobs-\(suffix)", priority: "priority-\(suffix)", retry: "retry-\(suffix)",
+            feedback: "feedback-\(suffix)",
             deadLetter: "dlq-\(suffix)", progress: "progress-\(suffix)")
         groupID = "salvo-test-\(suffix)"
-        let layout = [(topics.jobs, partitions), (topics.priority, partitions), (topics.retry, 2), (topics.feedback, 2), (topics.deadLetter, 2), (topics.progress, 1)]
+        let layout = [
+            (topics.jobs, partitions), (topics.priority, partitions), (topics.retry, 2), (topics.feedback, 2),
+            (topics.deadLetter, 2), (topics.progress, 1),
+        ]
         if let configured = ProcessInfo.processInfo.environment["SALVO_TEST_BROKERS"], !configured.isEmpty {
             brokers = configured.split(separator: ",").map(String.init)
             embedded = nil
@@ -49,9 +53,11 @@ final class EngineKafka: Sendable {
     /// Quick group joins and fetches (a first join takes about half the session timeout; an idle
     /// fetch waits `fetch.wait.max.ms`).
     var client: KafkaClientConfiguration {
-        KafkaClientConfiguration(brokers: brokers, clientID: "salvo-worker-test", properties: [
-            "session.timeout.ms": "6000", "heartbeat.interval.ms": "500", "fetch.wait.max.ms": "20",
-        ])
+        KafkaClientConfiguration(
+            brokers: brokers, clientID: "salvo-worker-test",
+            properties: [
+                "session.timeout.ms": "6000", "heartbeat.interval.ms": "500", "fetch.wait.max.ms": "20",
+            ])
     }
 
     func cleanUp() async {
@@ -67,11 +73,16 @@ final class EngineKafka: Sendable {
         try await produce(bytes: values.map { Array($0.utf8) }, to: topic, partition: partition)
     }
 
-    func produce(bytes values: [[UInt8]], to topic: String, partition: Int32? = nil) async throws -> [KafkaDeliveryReport] {
-        let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(brokers: brokers)), logger: Self.logger)
+    func produce(
+        bytes values: [[UInt8]], to topic: String, partition: Int32? = nil
+    ) async throws -> [KafkaDeliveryReport] {
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(brokers: brokers)),
+            logger: Self.logger)
         var reports: [KafkaDeliveryReport] = []
         for value in values {
-            reports.append(try await producer.send(KafkaProducerMessage(topic: topic, partition: partition, value: value)))
+            reports.append(
+                try await producer.send(KafkaProducerMessage(topic: topic, partition: partition, value: value)))
         }
         await producer.shutdown()
         return reports
@@ -79,8 +90,11 @@ final class EngineKafka: Sendable {
 
     /// Reads `topic` from the beginning until `count` records arrived or `timeout` passed, then
     /// reads for `settle` more to catch any extra record.
-    func read(_ topic: String, count: Int, timeout: Duration = .seconds(30), settle: Duration = .milliseconds(500)) async throws -> [KafkaConsumerMessage] {
-        var configuration = KafkaConsumerConfiguration(client: client, groupID: "reader-\(UUID().uuidString)", topics: [topic])
+    func read(
+        _ topic: String, count: Int, timeout: Duration = .seconds(30), settle: Duration = .milliseconds(500)
+    ) async throws -> [KafkaConsumerMessage] {
+        var configuration = KafkaConsumerConfiguration(
+            client: client, groupID: "reader-\(UUID().uuidString)", topics: [topic])
         configuration.sessionTimeout = .seconds(6)
         configuration.heartbeatInterval = .milliseconds(500)
         let consumer = try KafkaConsumer(configuration: configuration, logger: Self.logger)
@@ -117,7 +131,8 @@ final class EngineKafka: Sendable {
     func committedOffsets(group: String, topic: String, partitions: Int) async throws -> [Int32: Int64?] {
         // Without joining the group, which would rebalance the workers under test.
         let offsets = try await KafkaGroupOffsets.committed(
-            group: group, partitions: (0..<Int32(partitions)).map { KafkaTopicPartition(topic: topic, partition: $0) }, client: client,
+            group: group, partitions: (0..<Int32(partitions)).map { KafkaTopicPartition(topic: topic, partition: $0) },
+            client: client,
             logger: Self.logger)
         return Dictionary(uniqueKeysWithValues: offsets.map { ($0.key.partition, $0.value) })
     }

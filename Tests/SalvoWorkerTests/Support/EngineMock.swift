@@ -86,7 +86,9 @@ struct EngineMock {
         pool.connection.requestTimeout = .seconds(10)
         pool.backoff.initial = .milliseconds(20)
         pool.backoff.maximum = .milliseconds(200)
-        let credential = try credential ?? APNsTokenCredential(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
+        let credential =
+            try credential
+            ?? APNsTokenCredential(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
         return WorkerApp(
             bundleID: Self.bundleID, credential: .token(credential),
             endpoints: [.production: .custom(host: "127.0.0.1", port: port, behavesAs: .production)], pool: pool)

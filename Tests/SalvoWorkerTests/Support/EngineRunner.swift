@@ -16,7 +16,8 @@ final class EngineRunner: Sendable {
     static let eventLoopGroup = MultiThreadedEventLoopGroup.singleton
 
     init(_ configuration: WorkerConfiguration) throws {
-        engine = try WorkerEngine(configuration: configuration, eventLoopGroup: Self.eventLoopGroup, logger: EngineKafka.logger)
+        engine = try WorkerEngine(
+            configuration: configuration, eventLoopGroup: Self.eventLoopGroup, logger: EngineKafka.logger)
         group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [engine], logger: EngineKafka.logger))
         let group = self.group
         task = Task { try await group.run() }
@@ -32,7 +33,9 @@ final class EngineRunner: Sendable {
     }
 
     /// Runs `body` with a started engine and shuts it down on every path.
-    static func with<T>(_ configuration: WorkerConfiguration, _ body: (EngineRunner) async throws -> T) async throws -> T {
+    static func with<T>(
+        _ configuration: WorkerConfiguration, _ body: (EngineRunner) async throws -> T
+    ) async throws -> T {
         let runner = try EngineRunner(configuration)
         do {
             let result = try await body(runner)

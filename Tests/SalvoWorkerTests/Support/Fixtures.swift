@@ -1,5 +1,6 @@
 import NIOCore
 import SalvoAPNs
+
 @testable import SalvoWorker
 
 /// Shared inputs: a decoder knowing two apps, deterministic tokens, job text builders.
@@ -52,10 +53,12 @@ enum Fixtures {
 
     /// A notification of a one-token job, for classifier, scheduler and record tests.
     static func notification(
-        _ n: Int = 1, app: String = "news", jobID: String = "job-1", campaignID: String? = "spring", attempt: Int = 1, replays: Int = 0,
+        _ n: Int = 1, app: String = "news", jobID: String = "job-1", campaignID: String? = "spring", attempt: Int = 1,
+        replays: Int = 0,
         payload: String = #"{"aps":{"alert":"hi"}}"#
     ) -> PushNotification {
-        let reference = JobReference(id: jobID, app: app, campaignID: campaignID, environment: .production, source: source)
+        let reference = JobReference(
+            id: jobID, app: app, campaignID: campaignID, environment: .production, source: source)
         let headers = try! APNsRequestHeaders(topic: "com.example.news", pushType: .alert)
         return PushNotification(
             job: reference,

@@ -18,7 +18,8 @@ struct ConfigurationCodingKey: CodingKey, Hashable {
 extension Decoder {
     /// The section's keyed container, after checking that every key present is one of `Keys`.
     /// The error's coding path ends at the unknown key, so the message names its full path.
-    func strictContainer<Keys: CodingKey & CaseIterable>(keyedBy keys: Keys.Type) throws -> KeyedDecodingContainer<Keys> {
+    func strictContainer<Keys: CodingKey & CaseIterable>(keyedBy keys: Keys.Type) throws -> KeyedDecodingContainer<Keys>
+    {
         let everything = try self.container(keyedBy: ConfigurationCodingKey.self)
         let known = Keys.allCases.map(\.stringValue)
         for key in everything.allKeys where !known.contains(key.stringValue) {
@@ -44,23 +45,29 @@ extension KeyedDecodingContainer {
     /// A number of a key with a range (``ConfigurationBounds``), or nil when the key is left out.
     /// A value outside the range, or one that is no `T` at all (an integer beyond 64 bits), is
     /// refused with the key's path, the value as written and the range.
-    func decodeIfPresent<T: Decodable & ConfigurationNumber>(_ type: T.Type, forKey key: Key, within range: ClosedRange<T>) throws -> T? {
+    func decodeIfPresent<T: Decodable & ConfigurationNumber>(
+        _ type: T.Type, forKey key: Key, within range: ClosedRange<T>
+    ) throws -> T? {
         let value: T?
         do {
             value = try decodeIfPresent(type, forKey: key)
         } catch DecodingError.typeMismatch {
             let name = T.self == Int.self ? "an integer" : "a number"
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "expected \(name) within \(range.configurationText)")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "expected \(name) within \(range.configurationText)")
         }
         guard let value else { return nil }
         guard range.contains(value) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: range.outOfRange(value.configurationText))
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: range.outOfRange(value.configurationText))
         }
         return value
     }
 
     /// The same for a required key.
-    func decode<T: Decodable & ConfigurationNumber>(_ type: T.Type, forKey key: Key, within range: ClosedRange<T>) throws -> T {
+    func decode<T: Decodable & ConfigurationNumber>(
+        _ type: T.Type, forKey key: Key, within range: ClosedRange<T>
+    ) throws -> T {
         guard let value = try decodeIfPresent(type, forKey: key, within: range) else {
             // Left out or null: the unbounded decode says which, as for any other key.
             return try decode(type, forKey: key)
@@ -69,7 +76,9 @@ extension KeyedDecodingContainer {
     }
 
     /// A duration of a key with a range, or nil when the key is left out.
-    func decodeIfPresent(_ type: ConfigurationDuration.Type, forKey key: Key, within range: ClosedRange<Duration>) throws -> ConfigurationDuration? {
+    func decodeIfPresent(
+        _ type: ConfigurationDuration.Type, forKey key: Key, within range: ClosedRange<Duration>
+    ) throws -> ConfigurationDuration? {
         guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
         do throws(ConfigurationProblem) {
             return try ConfigurationDuration(text, within: range, at: "")

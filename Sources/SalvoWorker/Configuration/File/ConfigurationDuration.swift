@@ -36,7 +36,8 @@ struct ConfigurationDuration: Sendable, Hashable {
     static func parse(_ text: String) -> Duration? {
         let trimmed = text.filter { !$0.isWhitespace }
         // Longest suffix first, so `ms` is not read as `s` after the number `5m`.
-        for (suffix, nanoseconds) in units.sorted(by: { $0.suffix.count > $1.suffix.count }) where trimmed.hasSuffix(suffix) {
+        for (suffix, nanoseconds) in units.sorted(by: { $0.suffix.count > $1.suffix.count })
+        where trimmed.hasSuffix(suffix) {
             let number = trimmed.dropLast(suffix.count)
             guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
                 number.filter({ $0 == "." }).count <= 1, let amount = Double(number)

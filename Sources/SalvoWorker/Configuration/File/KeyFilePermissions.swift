@@ -22,12 +22,15 @@ enum KeyFilePermissions {
         guard mode & 0o044 != 0 else { return nil }
         let octal = String(mode, radix: 8)
         let readers = [mode & 0o040 != 0 ? "its group" : nil, mode & 0o004 != 0 ? "every user" : nil].compactMap { $0 }
-        return "\(key): \(path) is readable by \(readers.joined(separator: " and ")) (mode 0\(String(repeating: "0", count: 3 - octal.count) + octal)); "
+        return
+            "\(key): \(path) is readable by \(readers.joined(separator: " and ")) (mode 0\(String(repeating: "0", count: 3 - octal.count) + octal)); "
             + "a private key should be readable by its owner only (chmod 600)"
     }
 
     /// Every private-key file of `section` (named `apps.<name>` in the YAML) that others can read.
-    static func warnings(app name: String, _ section: WorkerConfigurationFile.App, resolve: (String) -> String) -> [String] {
+    static func warnings(
+        app name: String, _ section: WorkerConfigurationFile.App, resolve: (String) -> String
+    ) -> [String] {
         let path = "apps.\(name).credential"
         var files: [(key: String, path: String?)] = []
         switch section.credential {

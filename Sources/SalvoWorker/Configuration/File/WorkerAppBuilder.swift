@@ -20,26 +20,35 @@ struct WorkerAppBuilder {
         let path = "apps.\(name)"
         let (credential, certificateBundleID) = try loadCredential(section.credential, path: "\(path).credential")
         guard let bundleID = section.bundleID ?? certificateBundleID else {
-            let rule = certificateBundleID == nil && !section.credential.isToken
+            let rule =
+                certificateBundleID == nil && !section.credential.isToken
                 ? "required: the certificate has no UID attribute to take the bundle id from"
                 : "required for a token credential"
             throw ConfigurationProblem("\(path).bundle_id", rule)
         }
         if let certificateBundleID, certificateBundleID != bundleID {
             throw ConfigurationProblem(
-                "\(path).bundle_id", "\"\(bundleID)\" differs from the certificate's bundle id \"\(certificateBundleID)\"; APNs would refuse every topic")
+                "\(path).bundle_id",
+                "\"\(bundleID)\" differs from the certificate's bundle id \"\(certificateBundleID)\"; APNs would refuse every topic"
+            )
         }
 
         let entries = section.environments ?? [.apple(.production)]
-        guard !entries.isEmpty else { throw ConfigurationProblem("\(path).environments", "list at least one environment") }
+        guard !entries.isEmpty else {
+            throw ConfigurationProblem("\(path).environments", "list at least one environment")
+        }
         var endpoints: [APNsEnvironment.Kind: APNsEnvironment] = [:]
         for (index, entry) in entries.enumerated() {
             guard endpoints[entry.kind] == nil else {
-                throw ConfigurationProblem("\(path).environments[\(index)]", "a second endpoint for \(entry.kind.rawValue); each kind appears once")
+                throw ConfigurationProblem(
+                    "\(path).environments[\(index)]",
+                    "a second endpoint for \(entry.kind.rawValue); each kind appears once")
             }
             switch entry {
             case .apple(let kind): endpoints[kind] = kind == .production ? .production : .sandbox
-            case .custom(let endpoint): endpoints[endpoint.behavesAs] = .custom(host: endpoint.host, port: endpoint.port, behavesAs: endpoint.behavesAs)
+            case .custom(let endpoint):
+                endpoints[endpoint.behavesAs] = .custom(
+                    host: endpoint.host, port: endpoint.port, behavesAs: endpoint.behavesAs)
             }
         }
         let defaultEnvironment: APNsEnvironment.Kind
@@ -48,7 +57,8 @@ struct WorkerAppBuilder {
                 throw ConfigurationProblem("\(path).default_environment", "\"\(text)\" must be production or sandbox")
             }
             guard endpoints[kind] != nil else {
-                throw ConfigurationProblem("\(path).default_environment", "\(text) is not one of the app's environments")
+                throw ConfigurationProblem(
+                    "\(path).default_environment", "\(text) is not one of the app's environments")
             }
             defaultEnvironment = kind
         } else {
@@ -98,21 +108,25 @@ struct WorkerAppBuilder {
         }
         guard let choice = choices.first, choices.allSatisfy({ $0 == choice }) else {
             throw ConfigurationProblem(
-                path, "every environment of one app shares its pool's transport: ca_file, h2c, allow_plaintext and tls_server_name "
+                path,
+                "every environment of one app shares its pool's transport: ca_file, h2c, allow_plaintext and tls_server_name "
                     + "must agree (use a second app entry for a mock beside Apple)")
         }
         connection.tlsServerName = choice.serverName
         if choice.h2c {
             if case .certificate = credential {
-                throw ConfigurationProblem("\(path)[0].h2c", "a certificate credential needs TLS; h2c cannot present a client certificate")
+                throw ConfigurationProblem(
+                    "\(path)[0].h2c", "a certificate credential needs TLS; h2c cannot present a client certificate")
             }
             for (index, entry) in entries.enumerated() {
-                guard case .custom(let endpoint) = entry, !endpoint.allowPlaintext, !APNsPlaintextPolicy.isLoopback(host: endpoint.host)
+                guard case .custom(let endpoint) = entry, !endpoint.allowPlaintext,
+                    !APNsPlaintextPolicy.isLoopback(host: endpoint.host)
                 else { continue }
                 throw ConfigurationProblem(
                     "\(path)[\(index)].h2c",
                     "cleartext HTTP/2 to \(endpoint.host), which is not a loopback address, would send the provider token, payloads "
-                        + "and device tokens unencrypted: use TLS (ca_file), or set allow_plaintext: true on this environment")
+                        + "and device tokens unencrypted: use TLS (ca_file), or set allow_plaintext: true on this environment"
+                )
             }
             connection.transport = .plaintext
             connection.allowsRemotePlaintext = choice.allowPlaintext
@@ -137,7 +151,8 @@ struct WorkerAppBuilder {
         switch section {
         case .token(let token):
             do throws(APNsError) {
-                let credential = try APNsTokenCredential.load(p8Path: resolve(token.keyFile), keyID: token.keyID, teamID: token.teamID)
+                let credential = try APNsTokenCredential.load(
+                    p8Path: resolve(token.keyFile), keyID: token.keyID, teamID: token.teamID)
                 return (.token(credential), nil)
             } catch {
                 // The message names the file or the id; `underlying` (the parser's own text) is
@@ -162,7 +177,9 @@ struct WorkerAppBuilder {
         }
     }
 
-    private func loadPassword(_ section: WorkerConfigurationFile.Certificate, path: String) throws(ConfigurationProblem) -> String? {
+    private func loadPassword(
+        _ section: WorkerConfigurationFile.Certificate, path: String
+    ) throws(ConfigurationProblem) -> String? {
         if let variable = section.passwordEnvironmentVariable {
             guard let password = environment[variable] else {
                 throw ConfigurationProblem("\(path).password_env", "environment variable \(variable) is not set")

@@ -47,9 +47,12 @@ extension WorkerConfigurationFile {
             case (true, false): self = .token(try container.decode(Token.self, forKey: .token))
             case (false, true): self = .certificate(try container.decode(Certificate.self, forKey: .certificate))
             default:
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "give exactly one of token: {key_file, key_id, team_id} and certificate: {pkcs12_file | certificate_file + key_file}"))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath,
+                        debugDescription:
+                            "give exactly one of token: {key_file, key_id, team_id} and certificate: {pkcs12_file | certificate_file + key_file}"
+                    ))
             }
         }
     }
@@ -98,18 +101,21 @@ extension WorkerConfigurationFile {
             pkcs12File = try container.decodeIfPresent(String.self, forKey: .pkcs12File)
             certificateFile = try container.decodeIfPresent(String.self, forKey: .certificateFile)
             keyFile = try container.decodeIfPresent(String.self, forKey: .keyFile)
-            passwordEnvironmentVariable = try container.decodeIfPresent(String.self, forKey: .passwordEnvironmentVariable)
+            passwordEnvironmentVariable = try container.decodeIfPresent(
+                String.self, forKey: .passwordEnvironmentVariable)
             passwordFile = try container.decodeIfPresent(String.self, forKey: .passwordFile)
             let pem = certificateFile != nil || keyFile != nil
             guard (pkcs12File != nil) != pem, pem == false || (certificateFile != nil && keyFile != nil) else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "give either pkcs12_file, or certificate_file and key_file (PEM)"))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "give either pkcs12_file, or certificate_file and key_file (PEM)"))
             }
             guard passwordEnvironmentVariable == nil || passwordFile == nil else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: decoder.codingPath + [CodingKeys.passwordFile],
-                    debugDescription: "give at most one of password_env and password_file"))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath + [CodingKeys.passwordFile],
+                        debugDescription: "give at most one of password_env and password_file"))
             }
         }
     }
@@ -123,9 +129,12 @@ extension WorkerConfigurationFile {
         init(from decoder: any Decoder) throws {
             if let name = try? decoder.singleValueContainer().decode(String.self) {
                 guard let kind = APNsEnvironment.Kind(rawValue: name) else {
-                    throw DecodingError.dataCorrupted(DecodingError.Context(
-                        codingPath: decoder.codingPath,
-                        debugDescription: "\"\(name)\" is not an environment: write production, sandbox, or {host, port, behaves_as, ca_file, h2c}"))
+                    throw DecodingError.dataCorrupted(
+                        DecodingError.Context(
+                            codingPath: decoder.codingPath,
+                            debugDescription:
+                                "\"\(name)\" is not an environment: write production, sandbox, or {host, port, behaves_as, ca_file, h2c}"
+                        ))
                 }
                 self = .apple(kind)
             } else {
@@ -171,7 +180,9 @@ extension WorkerConfigurationFile {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             host = try container.decode(String.self, forKey: .host)
             port = try container.decode(Int.self, forKey: .port, within: ConfigurationBounds.port)
-            let kind = try container.decodeIfPresent(String.self, forKey: .behavesAs) ?? APNsEnvironment.Kind.production.rawValue
+            let kind =
+                try container.decodeIfPresent(String.self, forKey: .behavesAs)
+                ?? APNsEnvironment.Kind.production.rawValue
             guard let behavesAs = APNsEnvironment.Kind(rawValue: kind) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .behavesAs, in: container, debugDescription: "\"\(kind)\" must be production or sandbox")
@@ -182,15 +193,18 @@ extension WorkerConfigurationFile {
             allowPlaintext = try container.decodeIfPresent(Bool.self, forKey: .allowPlaintext) ?? false
             tlsServerName = try container.decodeIfPresent(String.self, forKey: .tlsServerName)
             guard !host.isEmpty else {
-                throw DecodingError.dataCorruptedError(forKey: .host, in: container, debugDescription: "must not be empty")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .host, in: container, debugDescription: "must not be empty")
             }
             guard !(h2c && caFile != nil) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .h2c, in: container, debugDescription: "h2c (cleartext) and ca_file (TLS trust) exclude each other")
+                    forKey: .h2c, in: container,
+                    debugDescription: "h2c (cleartext) and ca_file (TLS trust) exclude each other")
             }
             guard !allowPlaintext || h2c else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .allowPlaintext, in: container, debugDescription: "allows cleartext HTTP/2 only together with h2c: true")
+                    forKey: .allowPlaintext, in: container,
+                    debugDescription: "allows cleartext HTTP/2 only together with h2c: true")
             }
         }
     }
@@ -211,8 +225,10 @@ extension WorkerConfigurationFile {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            connections = try container.decodeIfPresent(Int.self, forKey: .connections, within: ConfigurationBounds.connections)
-            maximumStreams = try container.decodeIfPresent(Int.self, forKey: .maximumStreams, within: ConfigurationBounds.maximumStreams)
+            connections = try container.decodeIfPresent(
+                Int.self, forKey: .connections, within: ConfigurationBounds.connections)
+            maximumStreams = try container.decodeIfPresent(
+                Int.self, forKey: .maximumStreams, within: ConfigurationBounds.maximumStreams)
             connectTimeout = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .connectTimeout, within: ConfigurationBounds.connectTimeout)
             requestTimeout = try container.decodeIfPresent(

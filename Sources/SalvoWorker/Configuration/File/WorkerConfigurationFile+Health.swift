@@ -16,11 +16,14 @@ extension WorkerConfigurationFile {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            failureShare = try container.decodeIfPresent(Double.self, forKey: .failureShare, within: ConfigurationBounds.failureShare)
-            minimumSamples = try container.decodeIfPresent(Int.self, forKey: .minimumSamples, within: ConfigurationBounds.minimumSamples)
+            failureShare = try container.decodeIfPresent(
+                Double.self, forKey: .failureShare, within: ConfigurationBounds.failureShare)
+            minimumSamples = try container.decodeIfPresent(
+                Int.self, forKey: .minimumSamples, within: ConfigurationBounds.minimumSamples)
             sampleWindow = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .sampleWindow, within: ConfigurationBounds.sampleWindow)
-            probeRequests = try container.decodeIfPresent(Int.self, forKey: .probeRequests, within: ConfigurationBounds.probeRequests)
+            probeRequests = try container.decodeIfPresent(
+                Int.self, forKey: .probeRequests, within: ConfigurationBounds.probeRequests)
             initialProbeDelay = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .initialProbeDelay, within: ConfigurationBounds.probeDelay)
             maximumProbeDelay = try container.decodeIfPresent(

@@ -44,7 +44,8 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         deviceRateLimit = try container.decodeSetting(RateLimitSection.self, forKey: .deviceRateLimit)
         limits = try container.decodeIfPresent(Limits.self, forKey: .limits)
         operations = try container.decodeIfPresent(Operations.self, forKey: .operations)
-        drainDeadline = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .drainDeadline, within: ConfigurationBounds.drainDeadline)
+        drainDeadline = try container.decodeIfPresent(
+            ConfigurationDuration.self, forKey: .drainDeadline, within: ConfigurationBounds.drainDeadline)
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
         logFormat = try container.decodeIfPresent(String.self, forKey: .logFormat)
     }
@@ -86,11 +87,14 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             brokers = brokers.filter { !$0.isEmpty }
             clientID = try container.decodeIfPresent(String.self, forKey: .clientID)
             properties = try container.decodeIfPresent([String: String].self, forKey: .properties) ?? [:]
-            consumerProperties = try container.decodeIfPresent([String: String].self, forKey: .consumerProperties) ?? [:]
-            producerProperties = try container.decodeIfPresent([String: String].self, forKey: .producerProperties) ?? [:]
+            consumerProperties =
+                try container.decodeIfPresent([String: String].self, forKey: .consumerProperties) ?? [:]
+            producerProperties =
+                try container.decodeIfPresent([String: String].self, forKey: .producerProperties) ?? [:]
             commitInterval = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .commitInterval, within: ConfigurationBounds.commitInterval)
-            revokeWait = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .revokeWait, within: ConfigurationBounds.revokeWait)
+            revokeWait = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .revokeWait, within: ConfigurationBounds.revokeWait)
             maximumUncommittedNotifications = try container.decodeIfPresent(
                 Int.self, forKey: .maximumUncommittedNotifications, within: ConfigurationBounds.maximumUncommitted)
             assignmentStrategy = try container.decodeIfPresent(String.self, forKey: .assignmentStrategy)
@@ -135,9 +139,12 @@ struct WorkerConfigurationFile: Decodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            priorityWeight = try container.decodeIfPresent(Int.self, forKey: .priorityWeight, within: ConfigurationBounds.laneWeight)
-            campaignWeight = try container.decodeIfPresent(Int.self, forKey: .campaignWeight, within: ConfigurationBounds.laneWeight)
-            capacityPerLane = try container.decodeIfPresent(Int.self, forKey: .capacityPerLane, within: ConfigurationBounds.capacityPerLane)
+            priorityWeight = try container.decodeIfPresent(
+                Int.self, forKey: .priorityWeight, within: ConfigurationBounds.laneWeight)
+            campaignWeight = try container.decodeIfPresent(
+                Int.self, forKey: .campaignWeight, within: ConfigurationBounds.laneWeight)
+            capacityPerLane = try container.decodeIfPresent(
+                Int.self, forKey: .capacityPerLane, within: ConfigurationBounds.capacityPerLane)
         }
     }
 
@@ -160,8 +167,10 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             backoff = try container.decodeIfPresent(Backoff.self, forKey: .backoff)
             tooManyRequests = try container.decodeIfPresent(Backoff.self, forKey: .tooManyRequests)
-            batchWindow = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .batchWindow, within: ConfigurationBounds.batchWindow)
-            maximumHeld = try container.decodeIfPresent(Int.self, forKey: .maximumHeld, within: ConfigurationBounds.maximumHeld)
+            batchWindow = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .batchWindow, within: ConfigurationBounds.batchWindow)
+            maximumHeld = try container.decodeIfPresent(
+                Int.self, forKey: .maximumHeld, within: ConfigurationBounds.maximumHeld)
             maximumHeldDelay = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .maximumHeldDelay, within: ConfigurationBounds.maximumHeldDelay)
         }
@@ -180,9 +189,12 @@ struct WorkerConfigurationFile: Decodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            initial = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .initial, within: ConfigurationBounds.backoffInitial)
-            maximum = try container.decodeIfPresent(ConfigurationDuration.self, forKey: .maximum, within: ConfigurationBounds.backoffMaximum)
-            multiplier = try container.decodeIfPresent(Double.self, forKey: .multiplier, within: ConfigurationBounds.backoffMultiplier)
+            initial = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .initial, within: ConfigurationBounds.backoffInitial)
+            maximum = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .maximum, within: ConfigurationBounds.backoffMaximum)
+            multiplier = try container.decodeIfPresent(
+                Double.self, forKey: .multiplier, within: ConfigurationBounds.backoffMultiplier)
         }
     }
 
@@ -199,8 +211,10 @@ struct WorkerConfigurationFile: Decodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
-            maximumAttempts = try container.decodeIfPresent(Int.self, forKey: .maximumAttempts, within: ConfigurationBounds.maximumAttempts)
-            maximumReplays = try container.decodeIfPresent(Int.self, forKey: .maximumReplays, within: ConfigurationBounds.maximumReplays)
+            maximumAttempts = try container.decodeIfPresent(
+                Int.self, forKey: .maximumAttempts, within: ConfigurationBounds.maximumAttempts)
+            maximumReplays = try container.decodeIfPresent(
+                Int.self, forKey: .maximumReplays, within: ConfigurationBounds.maximumReplays)
             deadLetterInvalidTokens = try container.decodeIfPresent(Bool.self, forKey: .deadLetterInvalidTokens)
         }
     }
@@ -241,7 +255,8 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         init(from decoder: any Decoder) throws {
             let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             maximumJobBytes = try container.decodeIfPresent(Int.self, forKey: .maximumJobBytes)
-            maximumTokens = try container.decodeIfPresent(Int.self, forKey: .maximumTokens, within: ConfigurationBounds.maximumTokens)
+            maximumTokens = try container.decodeIfPresent(
+                Int.self, forKey: .maximumTokens, within: ConfigurationBounds.maximumTokens)
         }
     }
 

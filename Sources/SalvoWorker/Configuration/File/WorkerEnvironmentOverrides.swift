@@ -28,16 +28,21 @@ struct WorkerEnvironmentOverrides: Sendable {
             applied.append(name)
         }
         try take("SALVO_KAFKA_BROKERS") { (value: String) throws(ConfigurationProblem) in
-            file.kafka.brokers = value.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
+            file.kafka.brokers = value.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter {
+                !$0.isEmpty
+            }
             guard !file.kafka.brokers.isEmpty else {
                 throw ConfigurationProblem("environment SALVO_KAFKA_BROKERS", "must list at least one host:port")
             }
         }
         try take("SALVO_KAFKA_CLIENT_ID") { file.kafka.clientID = $0 }
-        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(Self.kafkaPropertyPrefix) {
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(Self.kafkaPropertyPrefix)
+        {
             let property = String(name.dropFirst(Self.kafkaPropertyPrefix.count)).lowercased().replacingUnderscores()
             guard !property.isEmpty else {
-                throw ConfigurationProblem("environment \(name)", "name the librdkafka property after the prefix, e.g. SALVO_KAFKA_PROPERTY_SECURITY_PROTOCOL")
+                throw ConfigurationProblem(
+                    "environment \(name)",
+                    "name the librdkafka property after the prefix, e.g. SALVO_KAFKA_PROPERTY_SECURITY_PROTOCOL")
             }
             file.kafka.properties[property] = value
             applied.append(name)
