@@ -38,8 +38,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
     var session: NGHTTP2Session?
     var context: ChannelHandlerContext?
     var stateMachine: StateMachine
-    var clientStreams = HTTP2StreamSlab<HTTP2ClientStream>()
-    var serverStreams = HTTP2StreamSlab<HTTP2ServerStream>()
+    var clientStreams = SlotTable<HTTP2ClientStream>()
+    var serverStreams = SlotTable<HTTP2ServerStream>()
     /// Server: streams the peer opened over the connection's life.
     public internal(set) var totalStreamCount = 0
 

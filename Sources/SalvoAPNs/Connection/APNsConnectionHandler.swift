@@ -45,7 +45,7 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
     /// Set as the session's `responseDelegate` (see ``APNsResponseRelay`` for why not `self`).
     private(set) var responseRelay: APNsResponseRelay!
     private var stateMachine = APNsConnection.StateMachine()
-    private var inFlight = APNsSlotTable<InFlight>()
+    private var inFlight = SlotTable<InFlight>()
     private var context: ChannelHandlerContext?
     private(set) var maxConcurrentStreams = 0
     /// Called once when the connection is ready or its setup failed.

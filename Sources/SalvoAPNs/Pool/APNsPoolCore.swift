@@ -1,6 +1,7 @@
 import Logging
 import Metrics
 import NIOCore
+import SalvoHTTP2
 
 /// Runs one pool on its event loop: executes the ``APNsConnectionPool/StateMachine``'s actions
 /// (connect, back off, retire), hands requests to connections, replays what was not sent, and
@@ -21,7 +22,7 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
     /// The open connections (a handful: a linear search beats hashing).
     private var connections: [any APNsPoolConnection] = []
     /// Requests in flight, by the tag their connection reports them back with.
-    private var inFlightRequests = APNsSlotTable<APNsPendingRequest>()
+    private var inFlightRequests = SlotTable<APNsPendingRequest>()
     private var queue: APNsPoolQueue
     private var isStarted = false
     private var isDrainingQueue = false

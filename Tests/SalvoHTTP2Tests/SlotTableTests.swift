@@ -2,9 +2,9 @@ import Testing
 
 @testable import SalvoHTTP2
 
-@Suite struct HTTP2StreamSlabTests {
+@Suite struct SlotTableTests {
     @Test func reusesFreedSlotsAndKeepsCount() {
-        var slab = HTTP2StreamSlab<String>()
+        var slab = SlotTable<String>()
         let a = slab.insert("a")
         let b = slab.insert("b")
         #expect(slab.count == 2)
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func updatesInPlaceAndFindsBySearch() {
-        var slab = HTTP2StreamSlab<[Int]>()
+        var slab = SlotTable<[Int]>()
         let slot = slab.insert([1])
         slab.update(slot) { $0.append(2) }
         #expect(slab[slot] == [1, 2])
