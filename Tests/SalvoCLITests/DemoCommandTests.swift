@@ -15,7 +15,9 @@ struct DemoCommandTests {
     static let brokenJobs = 5
     static let cancelledTokens = 10 * 40
 
-    @Test("on the embedded cluster: exit 0, summary = expectations = mock /stats, self-contained HTML, report.json counts")
+    @Test(
+        "on the embedded cluster: exit 0, summary = expectations = mock /stats, self-contained HTML, report.json counts"
+    )
     func embeddedCluster() async throws {
         try await runDemo(extraArguments: [])
     }
@@ -24,7 +26,8 @@ struct DemoCommandTests {
     func realBroker() async throws {
         try await withCLITestCluster { cluster in
             let stdout = try await runDemo(extraArguments: ["--brokers", cluster.brokers])
-            let prefix = try #require(stdout.firstMatch(of: /topics (salvo-demo-[0-9a-z]+)\.\*/)?.1, "no topic prefix in:\n\(stdout)")
+            let prefix = try #require(
+                stdout.firstMatch(of: /topics (salvo-demo-[0-9a-z]+)\.\*/)?.1, "no topic prefix in:\n\(stdout)")
             let left = try await cluster.admin.topics().map(\.name).filter { $0.hasPrefix(String(prefix) + ".") }
             #expect(left.isEmpty, "the demo left its topics behind: \(left)")
         }
@@ -39,7 +42,8 @@ struct DemoCommandTests {
         let result = try await CommandRunner.salvo(
             ["demo", "--scale", "0.02", "--report-dir", reportDirectory.path] + extraArguments, timeout: .seconds(110))
         let stdout = result.stdoutText
-        #expect(result.status == 0, "exit \(result.status)\nstdout:\n\(stdout)\nstderr:\n\(result.stderr.suffix(3_000))")
+        #expect(
+            result.status == 0, "exit \(result.status)\nstdout:\n\(stdout)\nstderr:\n\(result.stderr.suffix(3_000))")
         #expect(stdout.contains("salvo demo: PASS"))
 
         // The summary's columns: expected, seen by the load generator, worker, mock /stats.
@@ -57,10 +61,15 @@ struct DemoCommandTests {
         // The cancelled campaign: cancelled after 30 % of it, nothing from 1 s after the cancel,
         // and the worker's sent + cancelled is its total.
         let cancel = try #require(
-            stdout.firstMatch(of: /cancel  campaign flash \(400 tokens\) cancelled at 30%, [0-9.]+ s into the run: sent (\d+), cancelled (\d+) \(sent \+ cancelled = (\d+)\)/),
+            stdout.firstMatch(
+                of:
+                    /cancel  campaign flash \(400 tokens\) cancelled at 30%, [0-9.]+ s into the run: sent (\d+), cancelled (\d+) \(sent \+ cancelled = (\d+)\)/
+            ),
             "no cancel line in:\n\(stdout)")
         let sent = try #require(Int(cancel.1))
-        #expect(sent >= Self.cancelledTokens * 3 / 10 - Self.cancelledTokens * 3 / 200 && sent < Self.cancelledTokens, "sent \(sent)")
+        #expect(
+            sent >= Self.cancelledTokens * 3 / 10 - Self.cancelledTokens * 3 / 200 && sent < Self.cancelledTokens,
+            "sent \(sent)")
         #expect(Int(cancel.3) == Self.cancelledTokens)
         #expect(stdout.contains(", 0 from 1 s after it"), "\(stdout)")
 
@@ -68,7 +77,8 @@ struct DemoCommandTests {
         #expect(html.contains("<svg"))
         #expect(!html.contains("http://") && !html.contains("https://"), "the HTML report references a URL")
 
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: reportDirectory.appendingPathComponent("report.json")))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: reportDirectory.appendingPathComponent("report.json")))
         let report = try #require(json as? [String: Any])
         let snapshot = try #require(report["snapshot"] as? [String: Any])
         let expectations = try #require(snapshot["expectations"] as? [String: Any])
@@ -79,7 +89,9 @@ struct DemoCommandTests {
         let progress = try #require(control["progress"] as? [String: Any])
         let flashAccepted = try #require(progress["accepted"] as? Int)
         let flashFeedback = Self.total(progress["feedback"])
-        #expect(flashAccepted == (control["deliveredBefore"] as? Int ?? -1) + (control["deliveredAfter"] as? Int ?? -1), "worker and mock agree on the flash campaign")
+        #expect(
+            flashAccepted == (control["deliveredBefore"] as? Int ?? -1) + (control["deliveredAfter"] as? Int ?? -1),
+            "worker and mock agree on the flash campaign")
         #expect(Self.total(expectations["delivered"]) == delivered[0])
         #expect(Self.total(observations["delivered"]) == delivered[0])
         #expect(mockStats["accepted"] as? Int == delivered[0] + flashAccepted)

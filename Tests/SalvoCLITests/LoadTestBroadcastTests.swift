@@ -13,43 +13,51 @@ struct LoadTestBroadcastTests {
         try await withWorkerStage(
             scenarioYAML: "name: healthy\n", partitions: 2, mockArguments: ["--broadcast-listen", "127.0.0.1:0"]
         ) { stage in
-            let port = try ChannelsCommandTests.port(try await stage.mock.waitForOutput(containing: "channel management on"))
+            let port = try ChannelsCommandTests.port(
+                try await stage.mock.waitForOutput(containing: "channel management on"))
             let config = try stage.writeWorkerConfiguration()
             var channels: [String] = []
             for _ in 0..<2 {
-                channels.append(try #require(
-                    try await WorkerBroadcastTests.channels("create", [], stage: stage, config: config, port: port)["apns-channel-id"]))
+                channels.append(
+                    try #require(
+                        try await WorkerBroadcastTests.channels("create", [], stage: stage, config: config, port: port)[
+                            "apns-channel-id"]))
             }
             let worker = try stage.startWorker(config)
             let scenario = stage.directory.appendingPathComponent("load-broadcast.yaml")
             try """
-                kind: load
-                name: broadcast-mix
-                app: \(WorkerStage.app)
-                drain_seconds: 60
-                topics:
-                  priority: \(stage.priorityTopic)
-                  campaign: \(stage.jobsTopic)
-                  feedback: \(stage.feedbackTopic)
-                  dlq: \(stage.deadLetterTopic)
-                phases:
-                  - duration_seconds: 4
-                    rate: 20
-                    campaign: {tokens_per_job: 100, every_seconds: 2}
-                mix:
-                  broadcasts: 0.25
-                  broadcast_channels: [\(channels.map { "\"\($0)\"" }.joined(separator: ", "))]
-                objectives:
-                  p99_ms: {broadcast: 60000}
-                """.write(to: scenario, atomically: true, encoding: .utf8)
+            kind: load
+            name: broadcast-mix
+            app: \(WorkerStage.app)
+            drain_seconds: 60
+            topics:
+              priority: \(stage.priorityTopic)
+              campaign: \(stage.jobsTopic)
+              feedback: \(stage.feedbackTopic)
+              dlq: \(stage.deadLetterTopic)
+            phases:
+              - duration_seconds: 4
+                rate: 20
+                campaign: {tokens_per_job: 100, every_seconds: 2}
+            mix:
+              broadcasts: 0.25
+              broadcast_channels: [\(channels.map { "\"\($0)\"" }.joined(separator: ", "))]
+            objectives:
+              p99_ms: {broadcast: 60000}
+            """.write(to: scenario, atomically: true, encoding: .utf8)
             let reports = stage.directory.appendingPathComponent("report-broadcast")
             let result = try await CommandRunner.salvo(
-                ["loadtest", "--scenario", scenario.path, "--brokers", stage.cluster.brokers, "--report-dir", reports.path,
-                 "--mock-admin", "http://127.0.0.1:\(stage.mockAdminPort)"],
+                [
+                    "loadtest", "--scenario", scenario.path, "--brokers", stage.cluster.brokers, "--report-dir",
+                    reports.path,
+                    "--mock-admin", "http://127.0.0.1:\(stage.mockAdminPort)",
+                ],
                 timeout: .seconds(120))
             let stdout = result.stdoutText
             print(stdout)
-            #expect(result.status == 0, "\(stdout.suffix(3_000))\n\(result.stderr.suffix(2_000))\nworker: \(worker.stderr.suffix(2_000))")
+            #expect(
+                result.status == 0,
+                "\(stdout.suffix(3_000))\n\(result.stderr.suffix(2_000))\nworker: \(worker.stderr.suffix(2_000))")
             #expect(stdout.contains("RESULT: PASS"))
             // 80 per-user arrivals, a quarter of them broadcasts.
             #expect(stdout.contains("delivered broadcast 20 / 20 expected"), "\(stdout)")

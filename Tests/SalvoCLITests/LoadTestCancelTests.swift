@@ -8,7 +8,9 @@ import Testing
 /// campaign from 1 s after the command) and the workers' `sent + cancelled` equal to its total.
 @Suite("salvo loadtest: a cancel phase", .serialized)
 struct LoadTestCancelTests {
-    @Test("cancel at 30 %: PASS, 0 delivered after +1 s, sent + cancelled = total in text, JSON and HTML; the other campaign all delivered")
+    @Test(
+        "cancel at 30 %: PASS, 0 delivered after +1 s, sent + cancelled = total in text, JSON and HTML; the other campaign all delivered"
+    )
     func cancelPhase() async throws {
         try await withWorkerStage(scenarioYAML: "name: healthy\n", partitions: 2) { stage in
             // 400/s, so the 6,000-token campaign takes ~15 s and the cancel lands mid-way.
@@ -19,43 +21,50 @@ struct LoadTestCancelTests {
             let worker = try stage.startWorker(file)
             let scenario = stage.directory.appendingPathComponent("load-cancel.yaml")
             try """
-                kind: load
-                name: cancel-phase
-                app: \(WorkerStage.app)
-                drain_seconds: 90
-                topics:
-                  priority: \(stage.priorityTopic)
-                  campaign: \(stage.jobsTopic)
-                  feedback: \(stage.feedbackTopic)
-                  dlq: \(stage.deadLetterTopic)
-                  control: \(stage.prefix).control
-                  campaigns: \(stage.prefix).campaigns
-                phases:
-                  - duration_seconds: 6
-                    rate: 10
-                    campaigns:
-                      - {name: doomed, tokens_per_job: 1000, every_seconds: 1}
-                      - {name: kept, tokens_per_job: 100, every_seconds: 2}
-                control:
-                  - {at: 30%, action: cancel, campaign: doomed}
-                objectives:
-                  max_sent_after_control: 0
-                """.write(to: scenario, atomically: true, encoding: .utf8)
+            kind: load
+            name: cancel-phase
+            app: \(WorkerStage.app)
+            drain_seconds: 90
+            topics:
+              priority: \(stage.priorityTopic)
+              campaign: \(stage.jobsTopic)
+              feedback: \(stage.feedbackTopic)
+              dlq: \(stage.deadLetterTopic)
+              control: \(stage.prefix).control
+              campaigns: \(stage.prefix).campaigns
+            phases:
+              - duration_seconds: 6
+                rate: 10
+                campaigns:
+                  - {name: doomed, tokens_per_job: 1000, every_seconds: 1}
+                  - {name: kept, tokens_per_job: 100, every_seconds: 2}
+            control:
+              - {at: 30%, action: cancel, campaign: doomed}
+            objectives:
+              max_sent_after_control: 0
+            """.write(to: scenario, atomically: true, encoding: .utf8)
             let reports = stage.directory.appendingPathComponent("report-cancel")
             let result = try await CommandRunner.salvo(
-                ["loadtest", "--scenario", scenario.path, "--brokers", stage.cluster.brokers, "--report-dir", reports.path,
-                 "--mock-admin", "http://127.0.0.1:\(stage.mockAdminPort)"],
+                [
+                    "loadtest", "--scenario", scenario.path, "--brokers", stage.cluster.brokers, "--report-dir",
+                    reports.path,
+                    "--mock-admin", "http://127.0.0.1:\(stage.mockAdminPort)",
+                ],
                 timeout: .seconds(180))
             let stdout = result.stdoutText
             print(stdout)
-            #expect(result.status == 0, "\(stdout.suffix(3_000))\n\(result.stderr.suffix(2_000))\nworker: \(worker.stderr.suffix(2_000))")
+            #expect(
+                result.status == 0,
+                "\(stdout.suffix(3_000))\n\(result.stderr.suffix(2_000))\nworker: \(worker.stderr.suffix(2_000))")
             #expect(stdout.contains("RESULT: PASS"))
             #expect(stdout.contains("campaign control"))
             #expect(stdout.contains("cancel doomed ("), "\(stdout)")
             #expect(stdout.contains("after +1 s: 0 delivered (objective 0)"), "\(stdout)")
             #expect(stdout.contains("ok   max_sent_after_control ≤ 0 notifications"), "\(stdout)")
 
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: reports.appendingPathComponent("report.json"))) as? [String: Any]
+            let json =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: reports.appendingPathComponent("report.json")))
+                as? [String: Any]
             let control = try #require((json?["control"] as? [[String: Any]])?.first)
             let total = try #require(control["notifications"] as? Int)
             #expect(total == 6_000)
@@ -69,7 +78,8 @@ struct LoadTestCancelTests {
             let cancelled = try #require(progress["cancelled"] as? Int)
             #expect(sent + cancelled == total, "sent + cancelled = total")
             #expect(sent == before + after, "the workers sent what the mock recorded")
-            #expect(stdout.contains("workers: sent \(sent) + cancelled \(cancelled) = \(total) of \(total)"), "\(stdout)")
+            #expect(
+                stdout.contains("workers: sent \(sent) + cancelled \(cancelled) = \(total) of \(total)"), "\(stdout)")
             let html = try String(contentsOf: reports.appendingPathComponent("report.html"), encoding: .utf8)
             #expect(html.contains("<h2>Campaign control</h2>") && html.contains("\(sent) + \(cancelled) / \(total)"))
         }

@@ -3,6 +3,7 @@ import SalvoAPNs
 import SalvoLoadTest
 import SalvoMockAPNs
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -40,14 +41,17 @@ struct LoadTestDeliveriesTests {
     static func get(_ url: String) async throws -> (status: Int, next: String?, body: String) {
         let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
         let http = try #require(response as? HTTPURLResponse)
-        return (http.statusCode, http.value(forHTTPHeaderField: "salvo-next-offset"), String(decoding: data, as: UTF8.self))
+        return (
+            http.statusCode, http.value(forHTTPHeaderField: "salvo-next-offset"), String(decoding: data, as: UTF8.self)
+        )
     }
 
     /// Registers `count` one-token jobs scheduled at 1,000 ms; returns their record lines (received at 1,010 + n).
     static func lines(_ count: Int, measurement: LoadTestMeasurement) -> [String] {
         (0..<count).map { index in
             measurement.register(TestJobs.job(id: "lt-d-\(index)", scheduledAt: 1_000, tokens: [(index, .valid)]))
-            return LoadTestRecordTailerTests.line(APNsID.deterministic(jobID: "lt-d-\(index)", token: TestJobs.token(index)), at: 1_010 + Int64(index))
+            return LoadTestRecordTailerTests.line(
+                APNsID.deterministic(jobID: "lt-d-\(index)", token: TestJobs.token(index)), at: 1_010 + Int64(index))
         }
     }
 
@@ -56,7 +60,7 @@ struct LoadTestDeliveriesTests {
         try await Self.withMock { admin, path in
             let lines = Self.lines(40, measurement: LoadTestMeasurement(runID: "lt-d", startMilliseconds: 0))
             let whole = lines.joined()
-            try Self.append(whole + String(lines[0].prefix(50)), to: path)   // and half a line still being written
+            try Self.append(whole + String(lines[0].prefix(50)), to: path)  // and half a line still being written
 
             let first = try await Self.get("\(admin)/deliveries?max_bytes=4096")
             #expect(first.status == 200)
@@ -75,7 +79,10 @@ struct LoadTestDeliveriesTests {
             #expect(end.status == 200 && end.body.isEmpty && end.next == String(offset))
 
             #expect(try await Self.get("\(admin)/deliveries?offset=\(offset + 10_000)").status == 416)
-            for query in ["offset=-1", "offset=abc", "offset=", "offset=1e3", "max_bytes=1", "max_bytes=99999999999", "max_bytes=4k"] {
+            for query in [
+                "offset=-1", "offset=abc", "offset=", "offset=1e3", "max_bytes=1", "max_bytes=99999999999",
+                "max_bytes=4k",
+            ] {
                 #expect(try await Self.get("\(admin)/deliveries?\(query)").status == 400, "\(query)")
             }
         }
@@ -95,7 +102,9 @@ struct LoadTestDeliveriesTests {
             poller.pageBytes = 4096
             poller.pollInterval = .milliseconds(20)
             let task = Task { [poller] in await poller.run() }
-            for _ in 0..<500 where measurement.snapshot().observations.deliveredTotal < 50 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<500 where measurement.snapshot().observations.deliveredTotal < 50 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             #expect(measurement.snapshot().observations.deliveredTotal == 50)
 
             try Self.append(String(lines[50].dropFirst(30)) + lines[51...].joined(), to: path)

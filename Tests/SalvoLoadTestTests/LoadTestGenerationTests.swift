@@ -11,7 +11,9 @@ struct LoadTestGenerationTests {
     func constantRate() {
         let arrivals = Array(LoadTestSchedule(phases: [.init(durationSeconds: 2, rate: 50)]))
         #expect(arrivals.count == 100)
-        #expect(arrivals.enumerated().allSatisfy { index, arrival in arrival.offsetNanoseconds == Int64(index) * 20_000_000 })
+        #expect(
+            arrivals.enumerated().allSatisfy { index, arrival in arrival.offsetNanoseconds == Int64(index) * 20_000_000
+            })
         #expect(arrivals.allSatisfy { $0.lane == .priority && $0.tokenCount == 1 })
     }
 
@@ -36,7 +38,14 @@ struct LoadTestGenerationTests {
         #expect(arrivals.map(\.lane) == [.priority, .priority, .campaign, .campaign])
         #expect(arrivals.map(\.tokenCount) == [1, 1, 7, 7])
         #expect(arrivals.map(\.phase) == [0, 0, 1, 1])
-        #expect(LoadTestPlan(scenario: { var s = LoadTestScenario(); s.phases = schedule.phases; return s }()).notifications == 16)
+        #expect(
+            LoadTestPlan(
+                scenario: {
+                    var s = LoadTestScenario()
+                    s.phases = schedule.phases
+                    return s
+                }()
+            ).notifications == 16)
     }
 
     @Test("tokens hit the wanted fates exactly, as the mock's own function judges them")
@@ -63,7 +72,8 @@ struct LoadTestGenerationTests {
     @Test("the same seed gives the same tokens, another seed others")
     func seeded() throws {
         func tokens(seed: UInt64) throws -> [DeviceToken] {
-            var source = LoadTestTokenSource(seed: seed, mockTokens: MockTokenFate(unregistered: 0.5), unregistered: 0.1, badDeviceToken: 0)
+            var source = LoadTestTokenSource(
+                seed: seed, mockTokens: MockTokenFate(unregistered: 0.5), unregistered: 0.1, badDeviceToken: 0)
             return try (0..<50).map { _ in try source.next().token }
         }
         #expect(try tokens(seed: 1) == tokens(seed: 1))
@@ -97,7 +107,9 @@ struct LoadTestGenerationTests {
         let malformed = try #require(originals.first { $0.deadLetterReason == "malformed_json" })
         #expect((try? JSONSerialization.jsonObject(with: Data(malformed.value))) == nil)
         let message = originals[0].message(topic: "t", runID: "lt-test")
-        #expect(message.headers.first { $0.key == LoadTestJob.scheduledHeader }?.value == Array(String(originals[0].scheduledAtMilliseconds).utf8))
+        #expect(
+            message.headers.first { $0.key == LoadTestJob.scheduledHeader }?.value
+                == Array(String(originals[0].scheduledAtMilliseconds).utf8))
         #expect(message.key == Array(originals[0].id.utf8))
     }
 }

@@ -18,7 +18,8 @@ struct LoadTestKafkaTests {
             scenario.topics.feedback = topics[2]
             scenario.topics.deadLetters = topics[3]
             scenario.drainSeconds = 30
-            let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: broker.client), logger: LoadTestBroker.logger)
+            let producer = try KafkaProducer(
+                configuration: KafkaProducerConfiguration(client: broker.client), logger: LoadTestBroker.logger)
             let run = LoadTestRun(
                 scenario: scenario, producer: producer, observe: .init(kafka: broker.client, progress: false),
                 logger: LoadTestBroker.logger)
@@ -52,8 +53,9 @@ struct LoadTestKafkaTests {
             var seen: Set<String> = []
             for message in jobs {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(message.value)) as? [String: Any],
-                      let id = object["id"] as? String, seen.insert(id).inserted, object["payload"] != nil,
-                      object["app"] as? String == scenario.app, object["priority"] as? Int != 7 else { continue }
+                    let id = object["id"] as? String, seen.insert(id).inserted, object["payload"] != nil,
+                    object["app"] as? String == scenario.app, object["priority"] as? Int != 7
+                else { continue }
                 for text in (object["tokens"] as? [String]) ?? [object["token"] as? String].compactMap({ $0 }) {
                     guard let token = try? DeviceToken(hex: text) else { continue }
                     if scenario.mockTokens.outcome(for: token) == .valid { valid += 1 } else { invalid += 1 }
@@ -90,7 +92,8 @@ struct LoadTestKafkaTests {
             configuration.queueMaxMessages = 1
             configuration.linger = .milliseconds(20)
             let producer = try KafkaProducer(configuration: configuration, logger: LoadTestBroker.logger)
-            let run = LoadTestRun(scenario: scenario, producer: producer, observe: .init(progress: false), logger: LoadTestBroker.logger)
+            let run = LoadTestRun(
+                scenario: scenario, producer: producer, observe: .init(progress: false), logger: LoadTestBroker.logger)
             let report: LoadTestReport
             do {
                 report = try await run.run()
@@ -104,7 +107,8 @@ struct LoadTestKafkaTests {
             #expect(report.snapshot.scheduleLag.count == 100)
             #expect(report.snapshot.scheduleLag.max >= 500, "lag max \(report.snapshot.scheduleLag.max) ms")
 
-            var consumerConfiguration = KafkaConsumerConfiguration(client: broker.client, groupID: "\(topics[0])-read", topics: [topics[0]])
+            var consumerConfiguration = KafkaConsumerConfiguration(
+                client: broker.client, groupID: "\(topics[0])-read", topics: [topics[0]])
             consumerConfiguration.offsetReset = .earliest
             let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: LoadTestBroker.logger)
             var scheduled: [Int64] = []

@@ -13,7 +13,9 @@ import Testing
 /// through `APNsConnectionPool` with the worker's deterministic apns-ids.
 @Suite("Latency against the mock")
 struct LoadTestLatencyTests {
-    @Test("fixed 50 ms mock latency: the in-process listener reports 50 ms ≤ p50 ≤ 90 ms; the record file's arrival times lack the 50 ms")
+    @Test(
+        "fixed 50 ms mock latency: the in-process listener reports 50 ms ≤ p50 ≤ 90 ms; the record file's arrival times lack the 50 ms"
+    )
     func fixedLatency() async throws {
         let directory = try TestScenarios.temporaryDirectory()
         defer { TestScenarios.remove(directory) }
@@ -35,9 +37,11 @@ struct LoadTestLatencyTests {
         var poolConfiguration = APNsConnectionPool.Configuration()
         poolConfiguration.connectionCount = 1
         poolConfiguration.connection.transport = .plaintext
-        let credential = try APNsTokenCredential(keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
+        let credential = try APNsTokenCredential(
+            keyID: "ABCDE12345", teamID: "TEAM123456", privateKey: P256.Signing.PrivateKey())
         let pool = try APNsConnectionPool(
-            credential: .token(credential), environment: .custom(host: "127.0.0.1", port: addresses.port, behavesAs: .production),
+            credential: .token(credential),
+            environment: .custom(host: "127.0.0.1", port: addresses.port, behavesAs: .production),
             configuration: poolConfiguration, eventLoop: MultiThreadedEventLoopGroup.singleton.next())
         var tailer = LoadTestRecordTailer(path: configuration.recordPath!, measurement: viaRecord)
         tailer.pollInterval = .milliseconds(50)
@@ -52,7 +56,8 @@ struct LoadTestLatencyTests {
             let start = Int64(Date().timeIntervalSince1970 * 1000) + 100
             viaListener.begin(atMilliseconds: start)
             viaRecord.begin(atMilliseconds: start)
-            accepted = try await Self.sendOnSchedule(scenario, start: start, pool: pool, measurements: [viaListener, viaRecord])
+            accepted = try await Self.sendOnSchedule(
+                scenario, start: start, pool: pool, measurements: [viaListener, viaRecord])
             server.flushListeners()
             for _ in 0..<100 where viaRecord.snapshot().observations.deliveredTotal < 50 {
                 try await Task.sleep(for: .milliseconds(50))
@@ -75,7 +80,9 @@ struct LoadTestLatencyTests {
         #expect(listener.latency.p50 >= 50 && listener.latency.p50 <= 90, "p50 \(listener.latency.p50) ms")
         let record = viaRecord.snapshot()
         #expect(record.observations.deliveredTotal == 50)
-        #expect(record.latency.p50 + 45 <= listener.latency.p50, "record \(record.latency.p50) ms, listener \(listener.latency.p50) ms")
+        #expect(
+            record.latency.p50 + 45 <= listener.latency.p50,
+            "record \(record.latency.p50) ms, listener \(listener.latency.p50) ms")
     }
 
     /// Sends every job's notification at its scheduled wall-clock time (open loop: one task per
@@ -92,7 +99,8 @@ struct LoadTestLatencyTests {
             for job in jobs {
                 let token = job.tokens[0].token
                 let request = try APNsRequest(
-                    token: token, topic: topic, pushType: .alert, apnsID: APNsID.deterministic(jobID: job.id, token: token),
+                    token: token, topic: topic, pushType: .alert,
+                    apnsID: APNsID.deterministic(jobID: job.id, token: token),
                     payload: ByteBuffer(string: #"{"aps":{"alert":"latency"}}"#))
                 let wait = job.scheduledAtMilliseconds - Int64(Date().timeIntervalSince1970 * 1000)
                 if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }

@@ -9,10 +9,12 @@ struct LoadTestMeasurementTests {
     func latency() {
         let measurement = LoadTestMeasurement(runID: "lt-m", startMilliseconds: 10_000)
         let perUser = TestJobs.job(id: "lt-m-0", scheduledAt: 10_000, tokens: [(1, .valid)])
-        let campaign = TestJobs.job(id: "lt-m-1", lane: .campaign, scheduledAt: 10_500, tokens: (2...5).map { ($0, .valid) })
+        let campaign = TestJobs.job(
+            id: "lt-m-1", lane: .campaign, scheduledAt: 10_500, tokens: (2...5).map { ($0, .valid) })
         measurement.register(perUser)
         measurement.register(campaign)
-        measurement.observeRecord(apnsID: APNsID.deterministic(jobID: "lt-m-0", token: TestJobs.token(1)), receivedAtMilliseconds: 10_040)
+        measurement.observeRecord(
+            apnsID: APNsID.deterministic(jobID: "lt-m-0", token: TestJobs.token(1)), receivedAtMilliseconds: 10_040)
         for (offset, number) in (2...5).enumerated() {
             measurement.observeRecord(
                 apnsID: APNsID.deterministic(jobID: "lt-m-1", token: TestJobs.token(number)),
@@ -40,8 +42,10 @@ struct LoadTestMeasurementTests {
         let first = APNsID.deterministic(jobID: "lt-d-0", token: TestJobs.token(1))
         measurement.observeRecord(apnsID: first, receivedAtMilliseconds: 1_010)
         measurement.observeRecord(apnsID: first, receivedAtMilliseconds: 1_020)
-        measurement.observeRecord(apnsID: APNsID.deterministic(jobID: "other", token: TestJobs.token(1)), receivedAtMilliseconds: 1_020)
-        measurement.observeRecord(apnsID: APNsID.deterministic(jobID: "lt-d-0", token: TestJobs.token(2)), receivedAtMilliseconds: 900)
+        measurement.observeRecord(
+            apnsID: APNsID.deterministic(jobID: "other", token: TestJobs.token(1)), receivedAtMilliseconds: 1_020)
+        measurement.observeRecord(
+            apnsID: APNsID.deterministic(jobID: "lt-d-0", token: TestJobs.token(2)), receivedAtMilliseconds: 900)
         let snapshot = measurement.snapshot()
         #expect(snapshot.observations.duplicateDeliveries == 1)
         #expect(snapshot.observations.unknownDeliveries == 1)
@@ -53,8 +57,12 @@ struct LoadTestMeasurementTests {
     @Test("feedback is matched by token and reason; dead letters counted by reason; duplicates are not expected twice")
     func feedbackAndDeadLetters() {
         let measurement = LoadTestMeasurement(runID: "lt-f", startMilliseconds: 0)
-        measurement.register(TestJobs.job(id: "lt-f-0", scheduledAt: 0, tokens: [(1, .unregistered), (2, .badDeviceToken), (3, .valid)]))
-        measurement.register(TestJobs.job(id: "lt-f-0", scheduledAt: 0, tokens: [(1, .unregistered), (2, .badDeviceToken), (3, .valid)], duplicate: true))
+        measurement.register(
+            TestJobs.job(id: "lt-f-0", scheduledAt: 0, tokens: [(1, .unregistered), (2, .badDeviceToken), (3, .valid)]))
+        measurement.register(
+            TestJobs.job(
+                id: "lt-f-0", scheduledAt: 0, tokens: [(1, .unregistered), (2, .badDeviceToken), (3, .valid)],
+                duplicate: true))
         measurement.register(TestJobs.job(id: "lt-f-1", scheduledAt: 0, tokens: [], deadLetterReason: "unknown_app"))
         var snapshot = measurement.snapshot()
         #expect(snapshot.expectations.feedback == ["Unregistered": 1, "BadDeviceToken": 1])

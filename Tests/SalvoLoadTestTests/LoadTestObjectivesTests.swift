@@ -12,12 +12,13 @@ struct LoadTestObjectivesTests {
 
     @Test("objectives are read from the file")
     func parse() throws {
-        let scenario = try LoadTestScenario.parse(Self.phases + """
-            objectives:
-              p99_ms: {priority: 250, campaign: 2000, all: 2000}
-              min_delivered_per_second: 9.5
-              max_duplicate_deliveries: 3
-            """)
+        let scenario = try LoadTestScenario.parse(
+            Self.phases + """
+                objectives:
+                  p99_ms: {priority: 250, campaign: 2000, all: 2000}
+                  min_delivered_per_second: 9.5
+                  max_duplicate_deliveries: 3
+                """)
         #expect(scenario.objectives.p99Milliseconds == ["priority": 250, "campaign": 2000, "all": 2000])
         #expect(scenario.objectives.minimumDeliveredPerSecond == 9.5)
         #expect(scenario.objectives.maximumDuplicateDeliveries == 3)
@@ -26,18 +27,24 @@ struct LoadTestObjectivesTests {
 
     @Test("an unknown key, an unknown lane and out-of-range bounds are refused, all at once")
     func refused() {
-        #expect(throws: LoadTestError.self) { try LoadTestScenario.parse(Self.phases + "objectives: {p99: {priority: 1}}") }
+        #expect(throws: LoadTestError.self) {
+            try LoadTestScenario.parse(Self.phases + "objectives: {p99: {priority: 1}}")
+        }
         do {
-            _ = try LoadTestScenario.parse(Self.phases + """
-                objectives:
-                  p99_ms: {express: 10, priority: 0}
-                  min_delivered_per_second: -1
-                  max_duplicate_deliveries: -2
-                """)
+            _ = try LoadTestScenario.parse(
+                Self.phases + """
+                    objectives:
+                      p99_ms: {express: 10, priority: 0}
+                      min_delivered_per_second: -1
+                      max_duplicate_deliveries: -2
+                    """)
             Issue.record("accepted")
         } catch {
-            for text in ["objectives.p99_ms.express: not a lane", "objectives.p99_ms.priority must be within", "min_delivered_per_second must be > 0",
-                         "max_duplicate_deliveries must be ≥ 0"] {
+            for text in [
+                "objectives.p99_ms.express: not a lane", "objectives.p99_ms.priority must be within",
+                "min_delivered_per_second must be > 0",
+                "max_duplicate_deliveries must be ≥ 0",
+            ] {
                 #expect(error.message.contains(text), "\(error.message)")
             }
         }
@@ -52,7 +59,11 @@ struct LoadTestObjectivesTests {
         objectives.minimumDeliveredPerSecond = 9
         objectives.maximumDuplicateDeliveries = 0
         let results = objectives.evaluate(snapshot, plannedSeconds: 3)
-        #expect(results.map(\.name) == ["p99_ms.all", "p99_ms.priority", "p99_ms.campaign", "min_delivered_per_second", "max_duplicate_deliveries"])
+        #expect(
+            results.map(\.name) == [
+                "p99_ms.all", "p99_ms.priority", "p99_ms.campaign", "min_delivered_per_second",
+                "max_duplicate_deliveries",
+            ])
         #expect(results.map(\.met) == [false, true, false, true, true])
         #expect(results[0].measured == 24 && results[1].measured == 24)
         #expect(results[2].measured == nil, "no campaign traffic: nothing measured, so not met")
@@ -63,7 +74,9 @@ struct LoadTestObjectivesTests {
 
         // A slow worker: the same deliveries stretched over 10 s score a lower rate.
         objectives.minimumDeliveredPerSecond = 5
-        #expect(objectives.evaluate(snapshot, plannedSeconds: 1).last { $0.name == "min_delivered_per_second" }?.met == true)
+        #expect(
+            objectives.evaluate(snapshot, plannedSeconds: 1).last { $0.name == "min_delivered_per_second" }?.met == true
+        )
     }
 
     @Test("a missed objective FAILs a run that met every expectation; text, JSON and HTML show each objective")
@@ -75,7 +88,9 @@ struct LoadTestObjectivesTests {
         objectives.p99Milliseconds = ["priority": 1_000]
         report.objectives = objectives.evaluate(report.snapshot, plannedSeconds: 3)
         #expect(report.passed)
-        #expect(LoadTestTextReport.render(report).contains("  ok   p99_ms.priority ≤ 1000 ms: measured 24 ms, met\n\nRESULT: PASS"))
+        #expect(
+            LoadTestTextReport.render(report).contains(
+                "  ok   p99_ms.priority ≤ 1000 ms: measured 24 ms, met\n\nRESULT: PASS"))
 
         objectives.p99Milliseconds = ["priority": 5]
         report.objectives = objectives.evaluate(report.snapshot, plannedSeconds: 3)

@@ -17,7 +17,8 @@ struct LoadTestReportTests {
                 apnsID: APNsID.deterministic(jobID: id, token: TestJobs.token(index)),
                 receivedAtMilliseconds: Int64(index) * 100 + 20 + Int64(index % 5))
         }
-        measurement.register(TestJobs.job(id: "lt-r-bad", scheduledAt: 0, tokens: [], deadLetterReason: "malformed_json"))
+        measurement.register(
+            TestJobs.job(id: "lt-r-bad", scheduledAt: 0, tokens: [], deadLetterReason: "malformed_json"))
         return measurement
     }
 
@@ -25,10 +26,13 @@ struct LoadTestReportTests {
         let snapshot = measurement.snapshot()
         return LoadTestReport(
             scenario: "report-test", mockScenario: "healthy.yaml", runID: measurement.runID, startMilliseconds: 0,
-            plannedSeconds: 3, elapsedSeconds: 3.5, completed: false, snapshot: snapshot, timeline: measurement.timeline(),
+            plannedSeconds: 3, elapsedSeconds: 3.5, completed: false, snapshot: snapshot,
+            timeline: measurement.timeline(),
             bucketSeconds: measurement.bucketSeconds, distribution: measurement.distribution(),
-            consumerLag: [.init(second: 0, lag: 10), .init(second: 1, lag: 0)], mockStats: nil, missingFeedbackSample: [],
-            problems: LoadTestReport.problems(of: snapshot, mockStats: nil, checksFeedback: checksTopics, checksDeadLetters: checksTopics))
+            consumerLag: [.init(second: 0, lag: 10), .init(second: 1, lag: 0)], mockStats: nil,
+            missingFeedbackSample: [],
+            problems: LoadTestReport.problems(
+                of: snapshot, mockStats: nil, checksFeedback: checksTopics, checksDeadLetters: checksTopics))
     }
 
     @Test("problems name what is missing; the text summary fits a screen and says FAIL")
@@ -42,7 +46,10 @@ struct LoadTestReportTests {
         #expect(text.contains("delivered priority  29 / 30 expected"))
         #expect(text.split(separator: "\n").count <= 40)
         // Without topic readers, feedback and dead letters are not judged.
-        #expect(Self.report(Self.measured(), checksTopics: false).problems == ["priority: 1 of 30 notifications not delivered"])
+        #expect(
+            Self.report(Self.measured(), checksTopics: false).problems == [
+                "priority: 1 of 30 notifications not delivered"
+            ])
     }
 
     @Test("the HTML page has its three plots inline and no URL at all")
@@ -64,7 +71,8 @@ struct LoadTestReportTests {
         defer { TestScenarios.remove(directory) }
         let paths = try LoadTestReportWriter.write(report, to: directory + "/out")
         #expect(paths.map { ($0 as NSString).lastPathComponent } == ["summary.txt", "report.json", "report.html"])
-        let decoded = try JSONDecoder().decode(LoadTestReport.self, from: Data(contentsOf: URL(fileURLWithPath: paths[1])))
+        let decoded = try JSONDecoder().decode(
+            LoadTestReport.self, from: Data(contentsOf: URL(fileURLWithPath: paths[1])))
         #expect(decoded == report)
         #expect(decoded.snapshot.latency.count == 29)
         #expect(decoded.distribution.map(\.percentile) == LoadTestReport.distributionPercentiles)

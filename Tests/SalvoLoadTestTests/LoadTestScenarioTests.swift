@@ -59,7 +59,9 @@ struct LoadTestScenarioTests {
 
     @Test("a file without kind: load (a mock scenario) is refused")
     func kindRequired() throws {
-        let error = #expect(throws: LoadTestError.self) { try LoadTestScenario.parse("name: healthy\nlatency: {distribution: none}\n") }
+        let error = #expect(throws: LoadTestError.self) {
+            try LoadTestScenario.parse("name: healthy\nlatency: {distribution: none}\n")
+        }
         #expect(error?.description.contains("kind must be \"load\"") == true)
     }
 
@@ -77,8 +79,10 @@ struct LoadTestScenarioTests {
             """
         let error = #expect(throws: LoadTestError.self) { try LoadTestScenario.parse(text) }
         let message = error?.description ?? ""
-        for fragment in ["phases[0]: duration_seconds", "phases[0]: rate", "phases[1]: campaign.tokens_per_job must be ≥ 1",
-                         "phases[1]: campaign.every_seconds", "mix.duplicate_jobs", "payload_bytes"] {
+        for fragment in [
+            "phases[0]: duration_seconds", "phases[0]: rate", "phases[1]: campaign.tokens_per_job must be ≥ 1",
+            "phases[1]: campaign.every_seconds", "mix.duplicate_jobs", "payload_bytes",
+        ] {
             #expect(message.contains(fragment), "\(fragment) in \(message)")
         }
     }
@@ -96,7 +100,8 @@ struct LoadTestScenarioTests {
         defer { TestScenarios.remove(directory) }
         try "name: dead\ntokens: {unregistered: 0.2, bad_device_token: 0.1}\n"
             .write(toFile: directory + "/dead.yaml", atomically: true, encoding: .utf8)
-        try "kind: load\nmock_scenario: dead.yaml\nphases: [{duration_seconds: 1, rate: 1}]\nmix: {unregistered: 0.05}\n"
+        try
+            "kind: load\nmock_scenario: dead.yaml\nphases: [{duration_seconds: 1, rate: 1}]\nmix: {unregistered: 0.05}\n"
             .write(toFile: directory + "/load.yaml", atomically: true, encoding: .utf8)
         let scenario = try LoadTestScenario.load(path: directory + "/load.yaml")
         #expect(scenario.mockTokens == MockTokenFate(unregistered: 0.2, badDeviceToken: 0.1))
@@ -113,7 +118,8 @@ struct LoadTestScenarioTests {
         let directory = TestScenarios.repositoryRoot + "/loadtest/scenarios"
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         let loads: Set = [
-            "smoke.yaml", "campaign-1m.yaml", "per-user-steady.yaml", "mixed-with-faults.yaml", "soak-30min.yaml", "campaign-cancel.yaml",
+            "smoke.yaml", "campaign-1m.yaml", "per-user-steady.yaml", "mixed-with-faults.yaml", "soak-30min.yaml",
+            "campaign-cancel.yaml",
         ]
         #expect(loads.isSubset(of: files))
         for file in loads.sorted() {

@@ -19,13 +19,15 @@ public enum LoadTestBadJobKind: String, Sendable, Hashable, CaseIterable {
         case .malformedJSON:
             return #"{"id":"\#(id)","app":"\#(app)","token":"\#(Self.placeholderToken)","payload":{"aps":"#
         case .unknownApp:
-            return #"{"id":"\#(id)","app":"\#(Self.unknownAppName)","token":"\#(Self.placeholderToken)","payload":\#(payload)}"#
+            return
+                #"{"id":"\#(id)","app":"\#(Self.unknownAppName)","token":"\#(Self.placeholderToken)","payload":\#(payload)}"#
         case .missingField:
             return #"{"id":"\#(id)","app":"\#(app)","token":"\#(Self.placeholderToken)"}"#
         case .invalidToken:
             return #"{"id":"\#(id)","app":"\#(app)","token":"not-a-token","payload":\#(payload)}"#
         case .invalidPriority:
-            return #"{"id":"\#(id)","app":"\#(app)","token":"\#(Self.placeholderToken)","priority":7,"payload":\#(payload)}"#
+            return
+                #"{"id":"\#(id)","app":"\#(app)","token":"\#(Self.placeholderToken)","priority":7,"payload":\#(payload)}"#
         }
     }
 }

@@ -34,10 +34,13 @@ public struct LoadTestJobFactory: Sendable {
         if Self.isDue(count: badJobs, total: sequence, ratio: scenario.mix.badJobs) {
             let kind = LoadTestBadJobKind.allCases[badJobs % LoadTestBadJobKind.allCases.count]
             badJobs += 1
-            return [LoadTestJob(
-                id: id, lane: arrival.lane, scheduledAtMilliseconds: scheduled, offsetNanoseconds: arrival.offsetNanoseconds,
-                value: Array(kind.body(id: id, app: scenario.app, payload: payload).utf8), tokens: [],
-                deadLetterReason: kind.rawValue, isDuplicate: false)]
+            return [
+                LoadTestJob(
+                    id: id, lane: arrival.lane, scheduledAtMilliseconds: scheduled,
+                    offsetNanoseconds: arrival.offsetNanoseconds,
+                    value: Array(kind.body(id: id, app: scenario.app, payload: payload).utf8), tokens: [],
+                    deadLetterReason: kind.rawValue, isDuplicate: false)
+            ]
         }
         if arrival.lane == .priority && !scenario.mix.broadcastChannels.isEmpty {
             perUserJobs += 1
@@ -45,8 +48,10 @@ public struct LoadTestJobFactory: Sendable {
                 let channel = scenario.mix.broadcastChannels[broadcasts % scenario.mix.broadcastChannels.count]
                 broadcasts += 1
                 var job = LoadTestJob(
-                    id: id, lane: .broadcast, scheduledAtMilliseconds: scheduled, offsetNanoseconds: arrival.offsetNanoseconds,
-                    value: Self.broadcastBody(id: id, app: scenario.app, channel: channel, sequence: broadcasts, at: scheduled),
+                    id: id, lane: .broadcast, scheduledAtMilliseconds: scheduled,
+                    offsetNanoseconds: arrival.offsetNanoseconds,
+                    value: Self.broadcastBody(
+                        id: id, app: scenario.app, channel: channel, sequence: broadcasts, at: scheduled),
                     tokens: [], deadLetterReason: nil, isDuplicate: false)
                 job.broadcastChannel = channel
                 return [job]
@@ -56,7 +61,8 @@ public struct LoadTestJobFactory: Sendable {
         choices.reserveCapacity(arrival.tokenCount)
         for _ in 0..<arrival.tokenCount { choices.append(try tokens.next()) }
         let job = LoadTestJob(
-            id: id, lane: arrival.lane, scheduledAtMilliseconds: scheduled, offsetNanoseconds: arrival.offsetNanoseconds,
+            id: id, lane: arrival.lane, scheduledAtMilliseconds: scheduled,
+            offsetNanoseconds: arrival.offsetNanoseconds,
             value: body(id: id, lane: arrival.lane, campaign: arrival.campaign, tokens: choices), tokens: choices,
             deadLetterReason: nil, isDuplicate: false, campaign: arrival.campaign)
         goodJobs += 1
@@ -72,7 +78,9 @@ public struct LoadTestJobFactory: Sendable {
         count < Int((Double(total) * ratio).rounded(.down))
     }
 
-    private func body(id: String, lane: LoadTestLane, campaign: String?, tokens: [LoadTestTokenSource.Choice]) -> [UInt8] {
+    private func body(
+        id: String, lane: LoadTestLane, campaign: String?, tokens: [LoadTestTokenSource.Choice]
+    ) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(payload.utf8.count + 128 + tokens.count * 67)
         bytes += #"{"id":"\#(id)","app":"\#(scenario.app)","#.utf8
@@ -84,7 +92,9 @@ public struct LoadTestJobFactory: Sendable {
         case .broadcast:
             break  // built by broadcastBody: a broadcast has a channel, not tokens
         case .campaign:
-            bytes += #""campaign_id":"\#(LoadTestScenario.Campaign.campaignID(name: campaign, runID: runID))","priority":5,"tokens":["#.utf8
+            bytes +=
+                #""campaign_id":"\#(LoadTestScenario.Campaign.campaignID(name: campaign, runID: runID))","priority":5,"tokens":["#
+                .utf8
             for (index, choice) in tokens.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(UInt8(ascii: "\""))
@@ -101,8 +111,12 @@ public struct LoadTestJobFactory: Sendable {
 
     /// A Live Activity update to `channel` (docs/jobs.md "Broadcast jobs"): priority 5, because a
     /// priority-10 update counts against the devices' budget and the worker warns about it.
-    static func broadcastBody(id: String, app: String, channel: String, sequence: Int, at milliseconds: Int64) -> [UInt8] {
-        Array(#"{"id":"\#(id)","app":"\#(app)","channel_id":"\#(channel)","priority":5,"payload":{"aps":{"event":"update","#.utf8)
+    static func broadcastBody(
+        id: String, app: String, channel: String, sequence: Int, at milliseconds: Int64
+    ) -> [UInt8] {
+        Array(
+            #"{"id":"\#(id)","app":"\#(app)","channel_id":"\#(channel)","priority":5,"payload":{"aps":{"event":"update","#
+                .utf8)
             + Array(#""timestamp":\#(milliseconds / 1000),"content-state":{"salvo_loadtest":\#(sequence)}}}}"#.utf8)
     }
 

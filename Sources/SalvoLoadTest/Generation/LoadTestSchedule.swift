@@ -65,7 +65,9 @@ public struct LoadTestSchedule: Sequence, Sendable {
             while phaseIndex < phases.count {
                 let phase = phases[phaseIndex]
                 let perUser = LoadTestSchedule.perUserOffset(perUserIndex, phase: phase)
-                if campaignIndices.count != phase.campaigns.count { campaignIndices = Array(repeating: 0, count: phase.campaigns.count) }
+                if campaignIndices.count != phase.campaigns.count {
+                    campaignIndices = Array(repeating: 0, count: phase.campaigns.count)
+                }
                 // The earliest next burst of the phase's campaigns (the first campaign on a tie).
                 var next: (index: Int, offset: Double)?
                 for (index, campaign) in phase.campaigns.enumerated() {

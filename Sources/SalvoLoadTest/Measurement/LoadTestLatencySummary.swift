@@ -24,6 +24,7 @@ public struct LoadTestLatencySummary: Sendable, Hashable, Codable {
 
     /// An empty histogram of the range every latency in this module uses (0 ms … 1 hour).
     static func makeHistogram(digits: SignificantDigits = .three) -> Histogram<UInt64> {
-        Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000, numberOfSignificantValueDigits: digits)
+        Histogram<UInt64>(
+            lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000, numberOfSignificantValueDigits: digits)
     }
 }

@@ -39,7 +39,8 @@ extension LoadTestMeasurement {
         state.withLock { state in
             let tally = state.campaigns[name] ?? CampaignTally()
             return CampaignView(
-                notifications: tally.notifications, expectedDelivered: tally.expectedDelivered, deliveredAt: tally.deliveredAt.sorted(),
+                notifications: tally.notifications, expectedDelivered: tally.expectedDelivered,
+                deliveredAt: tally.deliveredAt.sorted(),
                 feedbackSeen: tally.seenFeedback.values.reduce(0, +))
         }
     }

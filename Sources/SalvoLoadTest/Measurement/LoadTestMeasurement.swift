@@ -99,19 +99,25 @@ public final class LoadTestMeasurement: Sendable {
             }
             if let requestID {
                 state.expectations.notifications += 1
-                state.entries[requestID] = Entry(scheduledAtMilliseconds: job.scheduledAtMilliseconds, lane: job.lane, accepted: false)
+                state.entries[requestID] = Entry(
+                    scheduledAtMilliseconds: job.scheduledAtMilliseconds, lane: job.lane, accepted: false)
                 state.expectations.delivered[job.lane.rawValue, default: 0] += 1
                 return
             }
             state.expectations.notifications += job.tokens.count
-            if let name = job.campaign { state.campaigns[name, default: CampaignTally()].notifications += job.tokens.count }
+            if let name = job.campaign {
+                state.campaigns[name, default: CampaignTally()].notifications += job.tokens.count
+            }
             for (choice, id) in zip(job.tokens, ids) {
                 switch choice.fate {
                 case .valid:
                     state.entries[id] = Entry(
-                        scheduledAtMilliseconds: job.scheduledAtMilliseconds, lane: job.lane, accepted: false, campaign: job.campaign)
+                        scheduledAtMilliseconds: job.scheduledAtMilliseconds, lane: job.lane, accepted: false,
+                        campaign: job.campaign)
                     state.expectations.delivered[job.lane.rawValue, default: 0] += 1
-                    if let name = job.campaign { state.campaigns[name, default: CampaignTally()].expectedDelivered += 1 }
+                    if let name = job.campaign {
+                        state.campaigns[name, default: CampaignTally()].expectedDelivered += 1
+                    }
                 case .unregistered, .badDeviceToken:
                     let reason = Self.reason(choice.fate)
                     state.expectedFeedback[choice.token.hex] = reason
@@ -130,7 +136,9 @@ public final class LoadTestMeasurement: Sendable {
         let offsetMilliseconds = job.offsetNanoseconds / 1_000_000
         state.withLock { state in
             state.scheduleLag.record(UInt64(max(0, lateByNanoseconds / 1_000_000)))
-            update(&state, atOffsetMilliseconds: offsetMilliseconds) { $0.produced += job.lane == .broadcast ? 1 : job.tokens.count }
+            update(&state, atOffsetMilliseconds: offsetMilliseconds) {
+                $0.produced += job.lane == .broadcast ? 1 : job.tokens.count
+            }
         }
     }
 
@@ -161,9 +169,12 @@ public final class LoadTestMeasurement: Sendable {
             }
             let value = UInt64(latency)
             state.observations.delivered[entry.lane.rawValue, default: 0] += 1
-            if let name = entry.campaign { state.campaigns[name, default: CampaignTally()].deliveredAt.append(receivedAtMilliseconds) }
+            if let name = entry.campaign {
+                state.campaigns[name, default: CampaignTally()].deliveredAt.append(receivedAtMilliseconds)
+            }
             let offset = receivedAtMilliseconds - startMilliseconds
-            state.observations.lastDeliveryOffsetMilliseconds = max(state.observations.lastDeliveryOffsetMilliseconds ?? offset, offset)
+            state.observations.lastDeliveryOffsetMilliseconds = max(
+                state.observations.lastDeliveryOffsetMilliseconds ?? offset, offset)
             state.overall.record(value)
             state.lanes[entry.lane, default: LoadTestLatencySummary.makeHistogram()].record(value)
             update(&state, atOffsetMilliseconds: receivedAtMilliseconds - startMilliseconds) { bucket in
@@ -183,7 +194,9 @@ public final class LoadTestMeasurement: Sendable {
             }
             if state.seenFeedback.insert(token).inserted {
                 state.observations.feedback[reason, default: 0] += 1
-                if let name = state.feedbackCampaign[token] { state.campaigns[name, default: CampaignTally()].seenFeedback[reason, default: 0] += 1 }
+                if let name = state.feedbackCampaign[token] {
+                    state.campaigns[name, default: CampaignTally()].seenFeedback[reason, default: 0] += 1
+                }
             } else {
                 state.observations.duplicateFeedback += 1
             }
@@ -202,7 +215,8 @@ public final class LoadTestMeasurement: Sendable {
             return LoadTestSnapshot(
                 expectations: expectations, observations: observations,
                 latency: LoadTestLatencySummary(state.overall),
-                lanes: Dictionary(uniqueKeysWithValues: state.lanes.map { ($0.key.rawValue, LoadTestLatencySummary($0.value)) }),
+                lanes: Dictionary(
+                    uniqueKeysWithValues: state.lanes.map { ($0.key.rawValue, LoadTestLatencySummary($0.value)) }),
                 scheduleLag: LoadTestLatencySummary(state.scheduleLag))
         }
     }
@@ -237,7 +251,8 @@ public final class LoadTestMeasurement: Sendable {
     func missingFeedback(limit: Int) -> [String] {
         state.withLock { state in
             let missing = state.expectedFeedback.keys.filter { token in
-                !state.seenFeedback.contains(token) && !(state.feedbackCampaign[token].map { state.cancelled.contains($0) } ?? false)
+                !state.seenFeedback.contains(token)
+                    && !(state.feedbackCampaign[token].map { state.cancelled.contains($0) } ?? false)
             }
             return Array(missing.sorted().prefix(limit))
         }

@@ -22,7 +22,8 @@ final class LoadTestCampaignProgressReader: Sendable {
         do {
             reader = try KafkaTopicReader(topic: topic, client: client, logger: logger) { event in
                 guard case .message(let message) = event, !message.value.isEmpty,
-                      let record = try? CampaignProgressRecord.decode(value: message.value), record.campaignID.hasPrefix(prefix)
+                    let record = try? CampaignProgressRecord.decode(value: message.value),
+                    record.campaignID.hasPrefix(prefix)
                 else { return }
                 merged.merger.withLock { _ = $0.apply(record) }
             }

@@ -71,7 +71,8 @@ public struct LoadTestDeliveriesPoller: Sendable {
                 return size > next && !answer.body.isEmpty ? .full : .partial
             case 416:
                 // The record is shorter than the cursor: the mock restarted and truncated it.
-                logger.warning("the mock's record restarted (offset \(cursor.offset) past its end): reading it from the start")
+                logger.warning(
+                    "the mock's record restarted (offset \(cursor.offset) past its end): reading it from the start")
                 cursor.offset = 0
                 cursor.lines.reset()
                 return .full

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -31,8 +32,11 @@ enum LoadTestHTTP {
         request.timeoutInterval = timeout
         do {
             let (data, response) = try await URLSession.shared.data(for: request)
-            guard let http = response as? HTTPURLResponse else { throw LoadTestError(.observation, "GET \(url): not an HTTP answer") }
-            let headers = Dictionary(http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, uniquingKeysWith: { first, _ in first })
+            guard let http = response as? HTTPURLResponse else {
+                throw LoadTestError(.observation, "GET \(url): not an HTTP answer")
+            }
+            let headers = Dictionary(
+                http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, uniquingKeysWith: { first, _ in first })
             return Answer(status: http.statusCode, headers: headers, body: data)
         } catch let error as LoadTestError {
             throw error

@@ -40,10 +40,13 @@ struct LoadTestRecordLines: Sendable {
     /// `apns_id` (a broadcast's `request_id`) and `received_at_ms` of one record line; nil for
     /// anything else.
     static func parse(_ line: ArraySlice<UInt8>) -> (APNsID, Int64)? {
-        guard let idStart = (line.firstRange(of: Array(#""apns_id":""#.utf8)) ?? line.firstRange(of: Array(#""request_id":""#.utf8)))?.upperBound,
-              line.endIndex - idStart >= APNsID.textLength,
-              let id = APNsID(headerValue: line[idStart..<idStart + APNsID.textLength]),
-              let timeStart = line.firstRange(of: Array(#""received_at_ms":"#.utf8))?.upperBound
+        guard
+            let idStart =
+                (line.firstRange(of: Array(#""apns_id":""#.utf8)) ?? line.firstRange(of: Array(#""request_id":""#.utf8)))?
+                .upperBound,
+            line.endIndex - idStart >= APNsID.textLength,
+            let id = APNsID(headerValue: line[idStart..<idStart + APNsID.textLength]),
+            let timeStart = line.firstRange(of: Array(#""received_at_ms":"#.utf8))?.upperBound
         else { return nil }
         var value: Int64 = 0
         var index = timeStart

@@ -30,7 +30,9 @@ public struct LoadTestRecordTailer: Sendable {
     func readAvailable(offset: inout UInt64, lines: inout LoadTestRecordLines) -> Int {
         guard let handle = FileHandle(forReadingAtPath: path) else { return 0 }
         defer { try? handle.close() }
-        guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.readToEnd(), !data.isEmpty else { return 0 }
+        guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.readToEnd(), !data.isEmpty else {
+            return 0
+        }
         offset += UInt64(data.count)
         return lines.consume(data)
     }

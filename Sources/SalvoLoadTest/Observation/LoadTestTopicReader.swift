@@ -57,7 +57,9 @@ public struct LoadTestTopicReader: Sendable {
             measurement.observeFeedback(token: event.token, reason: event.reason)
         case .deadLetters:
             guard Self.belongs(message, runID: measurement.runID) else { return }
-            let reason = message.headers.first { $0.key == "salvo-reason" }?.value.map { String(decoding: $0, as: UTF8.self) }
+            let reason = message.headers.first { $0.key == "salvo-reason" }?.value.map {
+                String(decoding: $0, as: UTF8.self)
+            }
             measurement.observeDeadLetter(reason: reason ?? "unknown")
         }
     }
@@ -65,8 +67,8 @@ public struct LoadTestTopicReader: Sendable {
     /// Token, reason and job id of a feedback event (docs/jobs.md), nil if it is not one.
     static func feedbackEvent(_ value: [UInt8]) -> (token: String, reason: String, jobID: String)? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(value)) as? [String: Any],
-              let token = object["token"] as? String, let reason = object["reason"] as? String,
-              let jobID = object["job_id"] as? String
+            let token = object["token"] as? String, let reason = object["reason"] as? String,
+            let jobID = object["job_id"] as? String
         else { return nil }
         return (token, reason, jobID)
     }
@@ -76,7 +78,9 @@ public struct LoadTestTopicReader: Sendable {
     static func belongs(_ message: KafkaConsumerMessage, runID: String) -> Bool {
         let prefix = Array((runID + "-").utf8)
         if let key = message.key, key.starts(with: prefix) { return true }
-        if let id = message.headers.first(where: { $0.key == "salvo-job-id" })?.value, id.starts(with: prefix) { return true }
+        if let id = message.headers.first(where: { $0.key == "salvo-job-id" })?.value, id.starts(with: prefix) {
+            return true
+        }
         return message.value.firstRange(of: prefix) != nil
     }
 }

@@ -52,8 +52,10 @@ public struct LoadTestControlResult: Sendable, Hashable, Codable {
     public var progress: Progress?
 
     public init(
-        action: LoadTestScenario.Control.Action, campaign: String, campaignID: String, at: String, producedAtOffsetMilliseconds: Int64?,
-        notifications: Int, deliveredBefore: Int, deliveredAfter: Int, deliveredAfterGrace: Int?, lastDeliveryAfterMilliseconds: Int64?,
+        action: LoadTestScenario.Control.Action, campaign: String, campaignID: String, at: String,
+        producedAtOffsetMilliseconds: Int64?,
+        notifications: Int, deliveredBefore: Int, deliveredAfter: Int, deliveredAfterGrace: Int?,
+        lastDeliveryAfterMilliseconds: Int64?,
         progress: Progress?
     ) {
         self.action = action
@@ -72,13 +74,16 @@ public struct LoadTestControlResult: Sendable, Hashable, Codable {
     /// Builds the result from the campaign's deliveries (wall-clock ms, sorted) and the command's
     /// produce time; `windowEnd` closes a pause's window at its resume (wall clock ms).
     static func make(
-        _ control: LoadTestScenario.Control, campaignID: String, producedAt: Int64?, windowEnd: Int64?, startMilliseconds: Int64,
+        _ control: LoadTestScenario.Control, campaignID: String, producedAt: Int64?, windowEnd: Int64?,
+        startMilliseconds: Int64,
         campaign: LoadTestMeasurement.CampaignView, progress: Progress?
     ) -> LoadTestControlResult {
         var result = LoadTestControlResult(
             action: control.action, campaign: control.campaign, campaignID: campaignID, at: control.atText,
-            producedAtOffsetMilliseconds: producedAt.map { $0 - startMilliseconds }, notifications: campaign.notifications,
-            deliveredBefore: campaign.deliveredAt.count, deliveredAfter: 0, deliveredAfterGrace: nil, lastDeliveryAfterMilliseconds: nil,
+            producedAtOffsetMilliseconds: producedAt.map { $0 - startMilliseconds },
+            notifications: campaign.notifications,
+            deliveredBefore: campaign.deliveredAt.count, deliveredAfter: 0, deliveredAfterGrace: nil,
+            lastDeliveryAfterMilliseconds: nil,
             progress: progress)
         guard let producedAt else { return result }
         let after = campaign.deliveredAt.filter { $0 >= producedAt }
@@ -95,12 +100,16 @@ public struct LoadTestControlResult: Sendable, Hashable, Codable {
     /// second is judged by the `max_sent_after_control` objective, not here.
     public var problems: [String] {
         guard producedAtOffsetMilliseconds != nil else {
-            return ["\(action.rawValue) of campaign \(campaign) at \(at) was never produced (its trigger was not reached)"]
+            return [
+                "\(action.rawValue) of campaign \(campaign) at \(at) was never produced (its trigger was not reached)"
+            ]
         }
         guard action == .cancel, let progress else { return [] }
         let total = Int64(notifications)
         if progress.sent + progress.cancelled != total {
-            return ["cancelled campaign \(campaign): sent \(progress.sent) + cancelled \(progress.cancelled) ≠ total \(total)"]
+            return [
+                "cancelled campaign \(campaign): sent \(progress.sent) + cancelled \(progress.cancelled) ≠ total \(total)"
+            ]
         }
         return []
     }
@@ -110,15 +119,20 @@ public struct LoadTestControlResult: Sendable, Hashable, Codable {
         let head = "\(action.rawValue) \(campaign) (\(campaignID)) at \(at): "
         guard let produced = producedAtOffsetMilliseconds else { return [head + "never produced"] }
         let acknowledged = acknowledgedAfterMilliseconds.map { " (acknowledged \($0) ms after it was sent)" } ?? ""
-        var lines = [head + "produced \(Self.seconds(produced)) after the start\(acknowledged), "
-            + "\(deliveredBefore) of \(notifications) delivered before it, \(deliveredAfter) from it on"]
+        var lines = [
+            head + "produced \(Self.seconds(produced)) after the start\(acknowledged), "
+                + "\(deliveredBefore) of \(notifications) delivered before it, \(deliveredAfter) from it on"
+        ]
         if let grace = deliveredAfterGrace {
-            let last = lastDeliveryAfterMilliseconds.map { "last one \($0) ms after the command" } ?? "none after the command"
-            lines.append("  after +1 s: \(grace) delivered (objective 0)\(action == .pause ? " until the resume" : ""); \(last)")
+            let last =
+                lastDeliveryAfterMilliseconds.map { "last one \($0) ms after the command" } ?? "none after the command"
+            lines.append(
+                "  after +1 s: \(grace) delivered (objective 0)\(action == .pause ? " until the resume" : ""); \(last)")
         }
         if let progress {
-            lines.append("  workers: sent \(progress.sent) + cancelled \(progress.cancelled) = \(progress.sent + progress.cancelled) "
-                + "of \(notifications) (finished \(progress.finished), accepted \(progress.accepted))")
+            lines.append(
+                "  workers: sent \(progress.sent) + cancelled \(progress.cancelled) = \(progress.sent + progress.cancelled) "
+                    + "of \(notifications) (finished \(progress.finished), accepted \(progress.accepted))")
         } else if action == .cancel {
             lines.append("  workers: progress topic not read (sent + cancelled unknown)")
         }

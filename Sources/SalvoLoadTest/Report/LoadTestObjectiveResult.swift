@@ -37,7 +37,8 @@ public struct LoadTestObjectiveResult: Sendable, Hashable, Codable {
     /// `p99_ms.priority ≤ 500 ms: measured 212 ms, met`.
     public var summary: String {
         "\(name) \(limit.symbol) \(Self.format(target)) \(unit): "
-            + (measured.map { "measured \(Self.format($0)) \(unit)" } ?? "nothing measured") + (met ? ", met" : ", MISSED")
+            + (measured.map { "measured \(Self.format($0)) \(unit)" } ?? "nothing measured")
+            + (met ? ", met" : ", MISSED")
     }
 
     static func format(_ value: Double) -> String {

@@ -34,8 +34,10 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
 
     public init(
         scenario: String, mockScenario: String?, runID: String, startMilliseconds: Int64, plannedSeconds: Double,
-        elapsedSeconds: Double, completed: Bool, snapshot: LoadTestSnapshot, timeline: [TimelinePoint], bucketSeconds: Int,
-        distribution: [DistributionPoint], consumerLag: [LagPoint], mockStats: MockAPNsStats?, missingFeedbackSample: [String],
+        elapsedSeconds: Double, completed: Bool, snapshot: LoadTestSnapshot, timeline: [TimelinePoint],
+        bucketSeconds: Int,
+        distribution: [DistributionPoint], consumerLag: [LagPoint], mockStats: MockAPNsStats?,
+        missingFeedbackSample: [String],
         problems: [String], objectives: [LoadTestObjectiveResult] = [], control: [LoadTestControlResult] = []
     ) {
         self.scenario = scenario
@@ -74,7 +76,9 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
         var problems: [String] = []
         let expected = snapshot.expectations
         let observed = snapshot.observations
-        if observed.produceFailures > 0 { problems.append("\(observed.produceFailures) job(s) were not accepted by Kafka") }
+        if observed.produceFailures > 0 {
+            problems.append("\(observed.produceFailures) job(s) were not accepted by Kafka")
+        }
         for lane in LoadTestLane.allCases {
             let want = expected.delivered[lane.rawValue] ?? 0
             let got = observed.delivered[lane.rawValue] ?? 0
@@ -85,14 +89,17 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
                 let got = observed.feedback[reason] ?? 0
                 if got < want { problems.append("feedback \(reason): \(got) of \(want) events seen") }
             }
-            if observed.unexpectedFeedback > 0 { problems.append("\(observed.unexpectedFeedback) unexpected feedback event(s)") }
+            if observed.unexpectedFeedback > 0 {
+                problems.append("\(observed.unexpectedFeedback) unexpected feedback event(s)")
+            }
         }
         if checksDeadLetters {
             for (reason, want) in expected.deadLetters.sorted(by: { $0.key < $1.key }) {
                 let got = observed.deadLetters[reason] ?? 0
                 if got != want { problems.append("dead letters \(reason): \(got) seen, \(want) expected") }
             }
-            for (reason, got) in observed.deadLetters.sorted(by: { $0.key < $1.key }) where expected.deadLetters[reason] == nil {
+            for (reason, got) in observed.deadLetters.sorted(by: { $0.key < $1.key })
+            where expected.deadLetters[reason] == nil {
                 problems.append("dead letters \(reason): \(got) seen, none expected")
             }
         }
@@ -104,7 +111,9 @@ public struct LoadTestReport: Sendable, Hashable, Codable {
                 problems.append("the mock counted \(mockStats.accepted) accepted, fewer than the \(pushes) recorded")
             }
             if mockStats.broadcastsAccepted < broadcasts {
-                problems.append("the mock counted \(mockStats.broadcastsAccepted) broadcasts accepted, fewer than the \(broadcasts) recorded")
+                problems.append(
+                    "the mock counted \(mockStats.broadcastsAccepted) broadcasts accepted, fewer than the \(broadcasts) recorded"
+                )
             }
         }
         return problems

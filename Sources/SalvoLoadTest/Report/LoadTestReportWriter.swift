@@ -12,7 +12,9 @@ public enum LoadTestReportWriter {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let json = try encoder.encode(report)
-            let contents: [Data] = [Data(LoadTestTextReport.render(report).utf8), json, Data(LoadTestHTMLReport.render(report).utf8)]
+            let contents: [Data] = [
+                Data(LoadTestTextReport.render(report).utf8), json, Data(LoadTestHTMLReport.render(report).utf8),
+            ]
             var paths: [String] = []
             for (name, data) in zip(files, contents) {
                 let path = directory + "/" + name

@@ -31,30 +31,39 @@ struct LoadTestSVGChart {
         func px(_ x: Double) -> Double { margin.left + (transformX(x) - minX) / (maxX - minX) * plotWidth }
         func py(_ y: Double) -> Double { margin.top + plotHeight - y / maxY * plotHeight }
 
-        var svg = #"<svg role="img" width="\#(Int(width))" height="\#(Int(height))" viewBox="0 0 \#(Int(width)) \#(Int(height))">"#
+        var svg =
+            #"<svg role="img" width="\#(Int(width))" height="\#(Int(height))" viewBox="0 0 \#(Int(width)) \#(Int(height))">"#
         svg += #"<title>\#(escape(title))</title>"#
-        svg += #"<text x="\#(Int(margin.left))" y="18" font-size="14" font-family="sans-serif" font-weight="bold">\#(escape(title))</text>"#
-        svg += #"<rect x="\#(margin.left)" y="\#(margin.top)" width="\#(plotWidth)" height="\#(plotHeight)" fill="none" stroke="gray"/>"#
+        svg +=
+            #"<text x="\#(Int(margin.left))" y="18" font-size="14" font-family="sans-serif" font-weight="bold">\#(escape(title))</text>"#
+        svg +=
+            #"<rect x="\#(margin.left)" y="\#(margin.top)" width="\#(plotWidth)" height="\#(plotHeight)" fill="none" stroke="gray"/>"#
         for step in 0...4 {
             let y = maxY * Double(step) / 4
             let yPixel = format(py(y))
-            svg += #"<line x1="\#(margin.left)" x2="\#(margin.left + plotWidth)" y1="\#(yPixel)" y2="\#(yPixel)" stroke="lightgray"/>"#
-            svg += #"<text x="\#(margin.left - 6)" y="\#(yPixel)" font-size="11" font-family="sans-serif" text-anchor="end">\#(label(y))</text>"#
+            svg +=
+                #"<line x1="\#(margin.left)" x2="\#(margin.left + plotWidth)" y1="\#(yPixel)" y2="\#(yPixel)" stroke="lightgray"/>"#
+            svg +=
+                #"<text x="\#(margin.left - 6)" y="\#(yPixel)" font-size="11" font-family="sans-serif" text-anchor="end">\#(label(y))</text>"#
         }
         for step in 0...4 {
             let x = minX + (maxX - minX) * Double(step) / 4
             let xPixel = format(margin.left + plotWidth * Double(step) / 4)
             let value = logarithmicX ? 100 * (1 - pow(10, -x)) : x
-            svg += #"<text x="\#(xPixel)" y="\#(format(height - margin.bottom + 16))" font-size="11" font-family="sans-serif" text-anchor="middle">\#(label(value))</text>"#
+            svg +=
+                #"<text x="\#(xPixel)" y="\#(format(height - margin.bottom + 16))" font-size="11" font-family="sans-serif" text-anchor="middle">\#(label(value))</text>"#
         }
-        svg += #"<text x="\#(format(margin.left + plotWidth / 2))" y="\#(format(height - 6))" font-size="12" font-family="sans-serif" text-anchor="middle">\#(escape(xLabel))</text>"#
-        svg += #"<text x="14" y="\#(format(margin.top + plotHeight / 2))" font-size="12" font-family="sans-serif" text-anchor="middle" transform="rotate(-90 14 \#(format(margin.top + plotHeight / 2)))">\#(escape(yLabel))</text>"#
+        svg +=
+            #"<text x="\#(format(margin.left + plotWidth / 2))" y="\#(format(height - 6))" font-size="12" font-family="sans-serif" text-anchor="middle">\#(escape(xLabel))</text>"#
+        svg +=
+            #"<text x="14" y="\#(format(margin.top + plotHeight / 2))" font-size="12" font-family="sans-serif" text-anchor="middle" transform="rotate(-90 14 \#(format(margin.top + plotHeight / 2)))">\#(escape(yLabel))</text>"#
         for (index, line) in series.enumerated() where !line.points.isEmpty {
             let path = line.points.map { "\(format(px($0.x))),\(format(py($0.y)))" }.joined(separator: " ")
             svg += #"<polyline fill="none" stroke="\#(line.color)" stroke-width="1.6" points="\#(path)"/>"#
             let legendX = format(margin.left + plotWidth - 150)
             let legendY = format(margin.top + 14 + Double(index) * 14)
-            svg += #"<text x="\#(legendX)" y="\#(legendY)" font-size="11" font-family="sans-serif" fill="\#(line.color)">\#(escape(line.label))</text>"#
+            svg +=
+                #"<text x="\#(legendX)" y="\#(legendY)" font-size="11" font-family="sans-serif" fill="\#(line.color)">\#(escape(line.label))</text>"#
         }
         return svg + "</svg>"
     }

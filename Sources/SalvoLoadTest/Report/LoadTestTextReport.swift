@@ -8,23 +8,38 @@ public enum LoadTestTextReport {
         let expected = snapshot.expectations
         let observed = snapshot.observations
         var lines: [String] = []
-        lines.append("salvo loadtest — scenario \(report.scenario)\(report.mockScenario.map { " (mock: \($0))" } ?? ""), run \(report.runID)")
-        lines.append(String(format: "elapsed %.1f s (phases %.1f s), ", report.elapsedSeconds, report.plannedSeconds)
-            + (report.completed ? "all expected effects observed" : "stopped at the drain timeout"))
+        lines.append(
+            "salvo loadtest — scenario \(report.scenario)\(report.mockScenario.map { " (mock: \($0))" } ?? ""), run \(report.runID)"
+        )
+        lines.append(
+            String(format: "elapsed %.1f s (phases %.1f s), ", report.elapsedSeconds, report.plannedSeconds)
+                + (report.completed ? "all expected effects observed" : "stopped at the drain timeout"))
         lines.append("")
-        lines.append("jobs         \(expected.jobsProduced) produced (\(expected.duplicateJobs) duplicates, \(expected.badJobs) bad), "
-            + "\(observed.produceAcknowledged) acknowledged, \(observed.produceFailures) failed")
+        lines.append(
+            "jobs         \(expected.jobsProduced) produced (\(expected.duplicateJobs) duplicates, \(expected.badJobs) bad), "
+                + "\(observed.produceAcknowledged) acknowledged, \(observed.produceFailures) failed")
         lines.append("notifications \(expected.notifications) (+\(expected.duplicateNotifications) in duplicates)")
         for lane in LoadTestLane.allCases where lane != .broadcast || expected.delivered[lane.rawValue] != nil {
-            lines.append("  delivered \(lane.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) "
-                + "\(observed.delivered[lane.rawValue] ?? 0) / \(expected.delivered[lane.rawValue] ?? 0) expected")
+            lines.append(
+                "  delivered \(lane.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) "
+                    + "\(observed.delivered[lane.rawValue] ?? 0) / \(expected.delivered[lane.rawValue] ?? 0) expected")
         }
         lines.append("  duplicate deliveries \(observed.duplicateDeliveries), unknown \(observed.unknownDeliveries)")
         let reasons = Set(expected.feedback.keys).union(observed.feedback.keys).sorted()
-        lines.append("feedback     " + (reasons.isEmpty ? "none expected" : reasons.map { "\($0) \(observed.feedback[$0] ?? 0)/\(expected.feedback[$0] ?? 0)" }.joined(separator: ", "))
-            + ", unexpected \(observed.unexpectedFeedback), repeated \(observed.duplicateFeedback)")
+        lines.append(
+            "feedback     "
+                + (reasons.isEmpty
+                    ? "none expected"
+                    : reasons.map { "\($0) \(observed.feedback[$0] ?? 0)/\(expected.feedback[$0] ?? 0)" }.joined(
+                        separator: ", "))
+                + ", unexpected \(observed.unexpectedFeedback), repeated \(observed.duplicateFeedback)")
         let codes = Set(expected.deadLetters.keys).union(observed.deadLetters.keys).sorted()
-        lines.append("dead letters " + (codes.isEmpty ? "none expected" : codes.map { "\($0) \(observed.deadLetters[$0] ?? 0)/\(expected.deadLetters[$0] ?? 0)" }.joined(separator: ", ")))
+        lines.append(
+            "dead letters "
+                + (codes.isEmpty
+                    ? "none expected"
+                    : codes.map { "\($0) \(observed.deadLetters[$0] ?? 0)/\(expected.deadLetters[$0] ?? 0)" }.joined(
+                        separator: ", ")))
         lines.append("")
         lines.append("latency (ms, scheduled → accepted by APNs)   count      p50    p90    p99  p99.9    max")
         lines.append(row("all", snapshot.latency))
@@ -34,13 +49,17 @@ public enum LoadTestTextReport {
         lines.append(row("schedule lag", snapshot.scheduleLag))
         if let peak = report.timeline.map(\.deliveredPerSecond).max() {
             let total = Double(observed.deliveredTotal)
-            lines.append(String(format: "throughput   peak %.0f delivered/s, mean %.0f/s", peak, report.elapsedSeconds > 0 ? total / report.elapsedSeconds : 0))
+            lines.append(
+                String(
+                    format: "throughput   peak %.0f delivered/s, mean %.0f/s", peak,
+                    report.elapsedSeconds > 0 ? total / report.elapsedSeconds : 0))
         }
         if let lag = report.consumerLag.map(\.lag).max() { lines.append(String(format: "consumer lag max %.0f", lag)) }
         if let stats = report.mockStats {
-            lines.append("mock /stats  scenario \(stats.scenario): accepted \(stats.accepted), rejected \(stats.rejectedTotal), "
-                + "connections \(stats.connectionsTotal), goaways \(stats.goAwaysSent), resets \(stats.connectionResets)"
-                + (stats.broadcastsAccepted > 0 ? ", broadcasts accepted \(stats.broadcastsAccepted)" : ""))
+            lines.append(
+                "mock /stats  scenario \(stats.scenario): accepted \(stats.accepted), rejected \(stats.rejectedTotal), "
+                    + "connections \(stats.connectionsTotal), goaways \(stats.goAwaysSent), resets \(stats.connectionResets)"
+                    + (stats.broadcastsAccepted > 0 ? ", broadcasts accepted \(stats.broadcastsAccepted)" : ""))
         }
         if !report.control.isEmpty {
             lines.append("")
@@ -60,7 +79,8 @@ public enum LoadTestTextReport {
 
     private static func row(_ label: String, _ summary: LoadTestLatencySummary) -> String {
         let padded = label.padding(toLength: 44, withPad: " ", startingAt: 0)
-        return padded + [summary.count, summary.p50, summary.p90, summary.p99, summary.p999, summary.max]
+        return padded
+            + [summary.count, summary.p50, summary.p90, summary.p99, summary.p999, summary.max]
             .enumerated().map { index, value in
                 let text = String(value)
                 let width = index == 0 ? 6 : 7

@@ -20,7 +20,8 @@ final class LoadTestControlDriver: Sendable {
     let progress: LoadTestCampaignProgressReader?
 
     init(
-        scenario: LoadTestScenario, runID: String, producer: KafkaProducer, measurement: LoadTestMeasurement, plan: LoadTestPlan,
+        scenario: LoadTestScenario, runID: String, producer: KafkaProducer, measurement: LoadTestMeasurement,
+        plan: LoadTestPlan,
         progress: LoadTestCampaignProgressReader?, logger: Logger
     ) {
         self.scenario = scenario
@@ -45,22 +46,27 @@ final class LoadTestControlDriver: Sendable {
             let sentAt = LoadTestClock.nowMilliseconds()
             do {
                 _ = try await producer.send(
-                    KafkaProducerMessage(topic: scenario.topics.control, key: command.key, value: command.encodedValue()))
+                    KafkaProducerMessage(
+                        topic: scenario.topics.control, key: command.key, value: command.encodedValue()))
             } catch {
-                logger.error("control[\(index)] \(control.action.rawValue) of \(command.campaignID) not produced: \(error)")
+                logger.error(
+                    "control[\(index)] \(control.action.rawValue) of \(command.campaignID) not produced: \(error)")
                 continue
             }
             let now = LoadTestClock.nowMilliseconds()
             produced.withLock { $0[index] = now }
             acknowledgeDelays.withLock { $0[index] = now - sentAt }
             if control.action == .cancel { measurement.markCancelled(control.campaign) }
-            logger.notice("control[\(index)]: \(control.action.rawValue) of campaign \(command.campaignID) produced to \(scenario.topics.control)")
+            logger.notice(
+                "control[\(index)]: \(control.action.rawValue) of campaign \(command.campaignID) produced to \(scenario.topics.control)"
+            )
         }
     }
 
     /// Waits for a trigger; false when cancelled first.
     private func reach(
-        _ trigger: LoadTestScenario.Control.Trigger, campaign: String, start: ContinuousClock.Instant, clock: ContinuousClock
+        _ trigger: LoadTestScenario.Control.Trigger, campaign: String, start: ContinuousClock.Instant,
+        clock: ContinuousClock
     ) async -> Bool {
         switch trigger {
         case .seconds(let seconds):
@@ -83,7 +89,10 @@ final class LoadTestControlDriver: Sendable {
             guard let at else { return false }
             guard control.action == .cancel else { continue }
             if nowMilliseconds < at + 2 * LoadTestControlResult.graceMilliseconds { return false }
-            if let progress, (progress.progress(of: campaignID(control))?.finished ?? 0) < Int64(measurement.campaign(control.campaign).notifications) {
+            if let progress,
+                (progress.progress(of: campaignID(control))?.finished ?? 0)
+                    < Int64(measurement.campaign(control.campaign).notifications)
+            {
                 return false
             }
         }
@@ -97,7 +106,8 @@ final class LoadTestControlDriver: Sendable {
         return scenario.control.enumerated().map { index, control in
             // A pause's window ends at the next resume of the same campaign.
             let resume = scenario.control.indices.first { later in
-                later > index && scenario.control[later].action == .resume && scenario.control[later].campaign == control.campaign
+                later > index && scenario.control[later].action == .resume
+                    && scenario.control[later].campaign == control.campaign
             }
             var result = LoadTestControlResult.make(
                 control, campaignID: campaignID(control), producedAt: produced[index],

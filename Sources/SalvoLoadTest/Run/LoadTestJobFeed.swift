@@ -23,7 +23,8 @@ struct LoadTestJobFeed: Sendable {
         let (items, continuation) = AsyncThrowingStream.makeStream(of: Item.self)
         self.items = items
         self.builder = Task {
-            var factory = LoadTestJobFactory(scenario: scenario, runID: runID, startMilliseconds: measurement.startMilliseconds)
+            var factory = LoadTestJobFactory(
+                scenario: scenario, runID: runID, startMilliseconds: measurement.startMilliseconds)
             do {
                 for arrival in LoadTestSchedule(phases: scenario.phases) {
                     let due = start.advanced(by: .nanoseconds(arrival.offsetNanoseconds))

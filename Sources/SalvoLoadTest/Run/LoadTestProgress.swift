@@ -14,7 +14,10 @@ struct LoadTestProgress: Sendable {
             let snapshot = measurement.snapshot()
             let sent = snapshot.expectations.notifications + snapshot.expectations.duplicateNotifications
             let elapsed = (ContinuousClock.now - start).components.seconds
-            FileHandle.standardError.write(Data((Self.line(snapshot, plan: plan, elapsed: elapsed, rate: (sent - lastSent) / interval) + "\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    (Self.line(snapshot, plan: plan, elapsed: elapsed, rate: (sent - lastSent) / interval) + "\n").utf8)
+            )
             lastSent = sent
         }
     }

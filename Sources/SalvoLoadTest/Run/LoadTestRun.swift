@@ -60,9 +60,10 @@ public final class LoadTestRun: Sendable {
         var background: [Task<Void, Never>] = []
         for reader in readers {
             let logger = self.logger
-            background.append(Task {
-                if let failure = await reader.run() { logger.warning("\(failure)") }
-            })
+            background.append(
+                Task {
+                    if let failure = await reader.run() { logger.warning("\(failure)") }
+                })
         }
         if let path = observe.mockRecordFile {
             let tailer = LoadTestRecordTailer(path: path, measurement: measurement)
@@ -75,14 +76,17 @@ public final class LoadTestRun: Sendable {
             let measurement = self.measurement
             background.append(Task { await Self.sampleLag(url: url, into: measurement) })
         }
-        let progress = observe.progress ? Task { [measurement, plan] in await LoadTestProgress(measurement: measurement, plan: plan).run() } : nil
+        let progress =
+            observe.progress
+            ? Task { [measurement, plan] in await LoadTestProgress(measurement: measurement, plan: plan).run() } : nil
 
         let control = await makeControl()
         let clock = ContinuousClock()
         // The schedule starts one lookahead from now, so the first second's jobs are built
         // before they are due, like every later one.
         let started = clock.now.advanced(by: LoadTestJobFeed.lookahead)
-        measurement.begin(atMilliseconds: LoadTestClock.nowMilliseconds() + LoadTestJobFeed.lookahead.components.seconds * 1000)
+        measurement.begin(
+            atMilliseconds: LoadTestClock.nowMilliseconds() + LoadTestJobFeed.lookahead.components.seconds * 1000)
         let controlTask = control.map { driver in Task { await driver.run(start: started, clock: clock) } }
         var failure: LoadTestError?
         var completed = false
@@ -103,7 +107,8 @@ public final class LoadTestRun: Sendable {
         if let failure { throw failure }
         let stats = await mockStats()
         return report(
-            elapsed: clock.now - started, completed: completed, mockStats: stats, checksTopics: !readers.isEmpty, control: controlResults)
+            elapsed: clock.now - started, completed: completed, mockStats: stats, checksTopics: !readers.isEmpty,
+            control: controlResults)
     }
 
     /// The control driver when the scenario has actions, with the progress topic's reader when
@@ -113,7 +118,8 @@ public final class LoadTestRun: Sendable {
         var reader: LoadTestCampaignProgressReader?
         if let client = observe.kafka {
             do {
-                let candidate = try LoadTestCampaignProgressReader(topic: scenario.topics.campaigns, runID: runID, client: client, logger: logger)
+                let candidate = try LoadTestCampaignProgressReader(
+                    topic: scenario.topics.campaigns, runID: runID, client: client, logger: logger)
                 try await candidate.start()
                 reader = candidate
             } catch {
@@ -121,14 +127,19 @@ public final class LoadTestRun: Sendable {
             }
         }
         return LoadTestControlDriver(
-            scenario: scenario, runID: runID, producer: producer, measurement: measurement, plan: plan, progress: reader, logger: logger)
+            scenario: scenario, runID: runID, producer: producer, measurement: measurement, plan: plan,
+            progress: reader, logger: logger)
     }
 
     private func makeReaders() throws(LoadTestError) -> [LoadTestTopicReader] {
         guard let client = observe.kafka else { return [] }
         return [
-            try LoadTestTopicReader(kind: .feedback, topic: scenario.topics.feedback, client: client, measurement: measurement, logger: logger),
-            try LoadTestTopicReader(kind: .deadLetters, topic: scenario.topics.deadLetters, client: client, measurement: measurement, logger: logger),
+            try LoadTestTopicReader(
+                kind: .feedback, topic: scenario.topics.feedback, client: client, measurement: measurement,
+                logger: logger),
+            try LoadTestTopicReader(
+                kind: .deadLetters, topic: scenario.topics.deadLetters, client: client, measurement: measurement,
+                logger: logger),
         ]
     }
 
@@ -137,7 +148,8 @@ public final class LoadTestRun: Sendable {
     /// Nothing waits for an earlier job's acknowledgement, so a slow broker shows as schedule lag
     /// and as latency measured from the schedule, not as a quietly lower rate.
     private func generate(clock: ContinuousClock, start: ContinuousClock.Instant) async throws(LoadTestError) {
-        let feed = LoadTestJobFeed(scenario: scenario, runID: runID, measurement: measurement, clock: clock, start: start)
+        let feed = LoadTestJobFeed(
+            scenario: scenario, runID: runID, measurement: measurement, clock: clock, start: start)
         do {
             try await send(feed, clock: clock)
         } catch {
@@ -166,7 +178,10 @@ public final class LoadTestRun: Sendable {
                         firstFailure = firstFailure ?? error
                     }
                     let late = clock.now - item.due
-                    measurement.produced(job, lateByNanoseconds: late.components.seconds * 1_000_000_000 + late.components.attoseconds / 1_000_000_000)
+                    measurement.produced(
+                        job,
+                        lateByNanoseconds: late.components.seconds * 1_000_000_000 + late.components.attoseconds
+                            / 1_000_000_000)
                 }
             }
         } catch let error as LoadTestError {
@@ -187,7 +202,8 @@ public final class LoadTestRun: Sendable {
         let checksTopics = observe.kafka != nil
         while !Task.isCancelled {
             if measurement.snapshot().isComplete(checkingFeedback: checksTopics, checkingDeadLetters: checksTopics),
-               control?.isSettled(nowMilliseconds: LoadTestClock.nowMilliseconds()) ?? true {
+                control?.isSettled(nowMilliseconds: LoadTestClock.nowMilliseconds()) ?? true
+            {
                 return true
             }
             guard clock.now < deadline else { return false }
@@ -210,7 +226,8 @@ public final class LoadTestRun: Sendable {
     private static func sampleLag(url: String, into measurement: LoadTestMeasurement) async {
         while !Task.isCancelled {
             if let data = try? await LoadTestHTTP.get(url, timeout: 1),
-               let lag = LoadTestHTTP.sum(of: "salvo_consumer_lag", in: String(decoding: data, as: UTF8.self)) {
+                let lag = LoadTestHTTP.sum(of: "salvo_consumer_lag", in: String(decoding: data, as: UTF8.self))
+            {
                 measurement.recordConsumerLag(lag, atMilliseconds: LoadTestClock.nowMilliseconds())
             }
             try? await Task.sleep(for: .seconds(1))
@@ -218,20 +235,23 @@ public final class LoadTestRun: Sendable {
     }
 
     private func report(
-        elapsed: Duration, completed: Bool, mockStats: MockAPNsStats?, checksTopics: Bool, control: [LoadTestControlResult]
+        elapsed: Duration, completed: Bool, mockStats: MockAPNsStats?, checksTopics: Bool,
+        control: [LoadTestControlResult]
     ) -> LoadTestReport {
         let snapshot = measurement.snapshot()
         return LoadTestReport(
             scenario: scenario.name, mockScenario: scenario.mockScenario, runID: runID,
             startMilliseconds: measurement.startMilliseconds, plannedSeconds: scenario.durationSeconds,
             elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            completed: completed, snapshot: snapshot, timeline: measurement.timeline(), bucketSeconds: measurement.bucketSeconds,
+            completed: completed, snapshot: snapshot, timeline: measurement.timeline(),
+            bucketSeconds: measurement.bucketSeconds,
             distribution: measurement.distribution(), consumerLag: measurement.consumerLag(), mockStats: mockStats,
             missingFeedbackSample: checksTopics ? measurement.missingFeedback(limit: 20) : [],
             problems: LoadTestReport.problems(
                 of: snapshot, mockStats: mockStats, checksFeedback: checksTopics, checksDeadLetters: checksTopics)
                 + control.flatMap(\.problems),
-            objectives: scenario.objectives.evaluate(snapshot, plannedSeconds: scenario.durationSeconds, control: control),
+            objectives: scenario.objectives.evaluate(
+                snapshot, plannedSeconds: scenario.durationSeconds, control: control),
             control: control)
     }
 }

@@ -22,7 +22,9 @@ extension LoadTestScenario: Decodable {
         guard kind == Self.kind else {
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: container,
-                debugDescription: "kind must be \"load\" (got \(kind.map { "\"\($0)\"" } ?? "none")); a file without it is a mock scenario")
+                debugDescription:
+                    "kind must be \"load\" (got \(kind.map { "\"\($0)\"" } ?? "none")); a file without it is a mock scenario"
+            )
         }
         try StrictKeys.check(decoder, allowed: CodingKeys.self)
         var scenario = LoadTestScenario()
@@ -34,7 +36,8 @@ extension LoadTestScenario: Decodable {
         scenario.mix = try container.decodeIfPresent(Mix.self, forKey: .mix) ?? scenario.mix
         scenario.payloadBytes = try container.decodeIfPresent(Int.self, forKey: .payloadBytes) ?? scenario.payloadBytes
         scenario.seed = try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? scenario.seed
-        scenario.drainSeconds = try container.decodeIfPresent(Double.self, forKey: .drainSeconds) ?? scenario.drainSeconds
+        scenario.drainSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .drainSeconds) ?? scenario.drainSeconds
         scenario.objectives = try container.decodeIfPresent(Objectives.self, forKey: .objectives) ?? scenario.objectives
         scenario.control = try container.decodeIfPresent([Control].self, forKey: .control) ?? []
         self = scenario
@@ -54,7 +57,8 @@ extension LoadTestScenario: Decodable {
             do {
                 scenario.mockTokens = try MockScenario.load(path: path).tokens
             } catch {
-                throw LoadTestError(.invalidScenario, "mock_scenario \(mockFile) cannot be used", underlying: "\(error)")
+                throw LoadTestError(
+                    .invalidScenario, "mock_scenario \(mockFile) cannot be used", underlying: "\(error)")
             }
         }
         try scenario.validate()
@@ -126,7 +130,8 @@ extension LoadTestScenario.Phase: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if container.contains(.campaign) && container.contains(.campaigns) {
             throw DecodingError.dataCorruptedError(
-                forKey: .campaigns, in: container, debugDescription: "give campaign (one) or campaigns (a list), not both")
+                forKey: .campaigns, in: container,
+                debugDescription: "give campaign (one) or campaigns (a list), not both")
         }
         self.init(
             name: try container.decodeIfPresent(String.self, forKey: .name),

@@ -60,7 +60,9 @@ extension LoadTestScenario {
             }
             if !campaigns.contains(campaign) {
                 let known = campaigns.sorted().joined(separator: ", ")
-                problems.append("campaign \(campaign) is not the name of a campaign of the phases (\(known.isEmpty ? "none is named" : known))")
+                problems.append(
+                    "campaign \(campaign) is not the name of a campaign of the phases (\(known.isEmpty ? "none is named" : known))"
+                )
             }
             return problems
         }
@@ -81,15 +83,20 @@ extension LoadTestScenario.Control: Decodable {
         try StrictKeys.check(decoder, allowed: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // YAML gives `at: 12` as a number and `at: 30%` as a string; both are read as text.
-        let text = try (try? container.decode(Double.self, forKey: .at)).map { String($0) } ?? container.decode(String.self, forKey: .at)
+        let text =
+            try (try? container.decode(Double.self, forKey: .at)).map { String($0) }
+            ?? container.decode(String.self, forKey: .at)
         guard let trigger = Self.trigger(text) else {
-            throw DecodingError.dataCorruptedError(forKey: .at, in: container, debugDescription: "at must be seconds (12) or a percentage (30%), got \(text)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .at, in: container,
+                debugDescription: "at must be seconds (12) or a percentage (30%), got \(text)")
         }
         let name = try container.decode(String.self, forKey: .action)
         guard let action = Action(rawValue: name) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .action, in: container,
-                debugDescription: "action must be \(Action.allCases.map(\.rawValue).joined(separator: ", ")), got \(name)")
+                debugDescription:
+                    "action must be \(Action.allCases.map(\.rawValue).joined(separator: ", ")), got \(name)")
         }
         self.init(at: trigger, action: action, campaign: try container.decode(String.self, forKey: .campaign))
     }

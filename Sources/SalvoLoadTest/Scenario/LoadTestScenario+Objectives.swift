@@ -30,7 +30,8 @@ extension LoadTestScenario {
             var problems: [String] = []
             for (key, value) in p99Milliseconds.sorted(by: { $0.key < $1.key }) {
                 if !Self.latencyKeys.contains(key) {
-                    problems.append("objectives.p99_ms.\(key): not a lane (\(Self.latencyKeys.joined(separator: ", ")))")
+                    problems.append(
+                        "objectives.p99_ms.\(key): not a lane (\(Self.latencyKeys.joined(separator: ", ")))")
                 } else if !(value > 0 && value <= 3_600_000) {
                     problems.append("objectives.p99_ms.\(key) must be within (0, 3600000]")
                 }
@@ -56,24 +57,30 @@ extension LoadTestScenario {
                 guard let bound = p99Milliseconds[key] else { continue }
                 let summary = key == "all" ? snapshot.latency : snapshot.lanes[key]
                 let measured = summary.flatMap { $0.count > 0 ? Double($0.p99) : nil }
-                results.append(LoadTestObjectiveResult(name: "p99_ms.\(key)", limit: .atMost, target: bound, measured: measured, unit: "ms"))
+                results.append(
+                    LoadTestObjectiveResult(
+                        name: "p99_ms.\(key)", limit: .atMost, target: bound, measured: measured, unit: "ms"))
             }
             if let rate = minimumDeliveredPerSecond {
-                results.append(LoadTestObjectiveResult(
-                    name: "min_delivered_per_second", limit: .atLeast, target: rate,
-                    measured: Self.deliveredPerSecond(snapshot.observations, plannedSeconds: plannedSeconds), unit: "notifications/s"))
+                results.append(
+                    LoadTestObjectiveResult(
+                        name: "min_delivered_per_second", limit: .atLeast, target: rate,
+                        measured: Self.deliveredPerSecond(snapshot.observations, plannedSeconds: plannedSeconds),
+                        unit: "notifications/s"))
             }
             if let duplicates = maximumDuplicateDeliveries {
-                results.append(LoadTestObjectiveResult(
-                    name: "max_duplicate_deliveries", limit: .atMost, target: Double(duplicates),
-                    measured: Double(snapshot.observations.duplicateDeliveries), unit: "deliveries"))
+                results.append(
+                    LoadTestObjectiveResult(
+                        name: "max_duplicate_deliveries", limit: .atMost, target: Double(duplicates),
+                        measured: Double(snapshot.observations.duplicateDeliveries), unit: "deliveries"))
             }
             if let after = maximumSentAfterControl {
                 // Nothing measured (no cancel or pause produced) misses the objective.
                 let windows = control.compactMap(\.deliveredAfterGrace)
-                results.append(LoadTestObjectiveResult(
-                    name: "max_sent_after_control", limit: .atMost, target: Double(after),
-                    measured: windows.isEmpty ? nil : Double(windows.reduce(0, +)), unit: "notifications"))
+                results.append(
+                    LoadTestObjectiveResult(
+                        name: "max_sent_after_control", limit: .atMost, target: Double(after),
+                        measured: windows.isEmpty ? nil : Double(windows.reduce(0, +)), unit: "notifications"))
             }
             return results
         }

@@ -23,7 +23,8 @@ extension LoadTestScenario {
         }
 
         public init(
-            name: String? = nil, durationSeconds: Double, rate: Double = 0, rampFrom: Double? = nil, campaign: Campaign? = nil,
+            name: String? = nil, durationSeconds: Double, rate: Double = 0, rampFrom: Double? = nil,
+            campaign: Campaign? = nil,
             campaigns: [Campaign] = []
         ) {
             self.name = name

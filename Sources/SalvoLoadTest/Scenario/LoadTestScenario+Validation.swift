@@ -27,8 +27,12 @@ extension LoadTestScenario.Phase {
         for campaign in campaigns {
             if campaign.tokensPerJob < 1 {
                 problems.append("campaign.tokens_per_job must be ≥ 1")
-            } else if LoadTestScenario.campaignJobBytes(tokens: campaign.tokensPerJob, payloadBytes: payloadBytes) > LoadTestScenario.maximumJobBytes {
-                problems.append("campaign.tokens_per_job \(campaign.tokensPerJob) makes jobs over the worker's 983,616-byte job limit (at most ~14,600 tokens)")
+            } else if LoadTestScenario.campaignJobBytes(tokens: campaign.tokensPerJob, payloadBytes: payloadBytes)
+                > LoadTestScenario.maximumJobBytes
+            {
+                problems.append(
+                    "campaign.tokens_per_job \(campaign.tokensPerJob) makes jobs over the worker's 983,616-byte job limit (at most ~14,600 tokens)"
+                )
             }
             if !(campaign.everySeconds > 0) { problems.append("campaign.every_seconds must be > 0") }
             if let name = campaign.name, !Self.isValidName(name) {
@@ -44,7 +48,8 @@ extension LoadTestScenario.Phase {
     static func isValidName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)
             && name.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F || byte == 0x2E
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D
+                    || byte == 0x5F || byte == 0x2E
             }
     }
 }
@@ -52,9 +57,11 @@ extension LoadTestScenario.Phase {
 extension LoadTestScenario.Mix {
     func violations(mockTokens: MockTokenFate) -> [String] {
         var problems: [String] = []
-        for (key, value) in [("unregistered", unregistered), ("bad_device_token", badDeviceToken),
-                             ("duplicate_jobs", duplicateJobs), ("bad_jobs", badJobs), ("broadcasts", broadcasts)]
-            where !(0...1).contains(value) {
+        for (key, value) in [
+            ("unregistered", unregistered), ("bad_device_token", badDeviceToken),
+            ("duplicate_jobs", duplicateJobs), ("bad_jobs", badJobs), ("broadcasts", broadcasts),
+        ]
+        where !(0...1).contains(value) {
             problems.append("mix.\(key) must be 0…1")
         }
         if broadcasts > 0 && broadcastChannels.isEmpty {

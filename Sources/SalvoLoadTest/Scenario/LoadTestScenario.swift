@@ -38,9 +38,11 @@ public struct LoadTestScenario: Sendable, Hashable {
         var problems: [String] = []
         if name.isEmpty { problems.append("name must not be empty") }
         if app.isEmpty || app.utf8.count > 256 { problems.append("app must be 1–256 bytes") }
-        for (label, topic) in [("priority", topics.priority), ("campaign", topics.campaign),
-                               ("feedback", topics.feedback), ("dlq", topics.deadLetters),
-                               ("control", topics.control), ("campaigns", topics.campaigns)] where topic.isEmpty {
+        for (label, topic) in [
+            ("priority", topics.priority), ("campaign", topics.campaign),
+            ("feedback", topics.feedback), ("dlq", topics.deadLetters),
+            ("control", topics.control), ("campaigns", topics.campaigns),
+        ] where topic.isEmpty {
             problems.append("topics.\(label) must not be empty")
         }
         if phases.isEmpty { problems.append("phases must list at least one phase") }
@@ -52,7 +54,9 @@ public struct LoadTestScenario: Sendable, Hashable {
         if !(drainSeconds >= 0) { problems.append("drain_seconds must be ≥ 0") }
         problems += objectives.violations()
         for (index, action) in control.enumerated() {
-            problems += action.violations(campaigns: campaignNames, durationSeconds: durationSeconds).map { "control[\(index)]: \($0)" }
+            problems += action.violations(campaigns: campaignNames, durationSeconds: durationSeconds).map {
+                "control[\(index)]: \($0)"
+            }
         }
         return problems
     }

@@ -28,21 +28,28 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "Bootstrap brokers, host:port[,host:port...].")
     var brokers: String
 
-    @Option(name: .customLong("mock-record"), help: "The mock's --record file, tailed during the run (same host or volume).")
+    @Option(
+        name: .customLong("mock-record"), help: "The mock's --record file, tailed during the run (same host or volume)."
+    )
     var mockRecord: String?
 
     @Option(
         name: .customLong("mock-admin"),
-        help: "The mock's admin base URL (http://HOST:PORT): deliveries from /deliveries unless --mock-record is given; /stats at the end.")
+        help:
+            "The mock's admin base URL (http://HOST:PORT): deliveries from /deliveries unless --mock-record is given; /stats at the end."
+    )
     var mockAdmin: String?
 
-    @Option(name: .customLong("worker-metrics"), help: "The worker's metrics URL, sampled every second for salvo_consumer_lag.")
+    @Option(
+        name: .customLong("worker-metrics"),
+        help: "The worker's metrics URL, sampled every second for salvo_consumer_lag.")
     var workerMetrics: String?
 
     @Option(name: .customLong("report-dir"), help: "Where summary.txt, report.json and report.html go.")
     var reportDirectory: String = "loadtest-report"
 
-    @Option(name: .customLong("duration-scale"), help: "Multiply every phase's duration (and the drain) by this factor.")
+    @Option(
+        name: .customLong("duration-scale"), help: "Multiply every phase's duration (and the drain) by this factor.")
     var durationScale: Double = 1
 
     @Flag(name: .customLong("no-topics"), help: "Do not read the feedback, dead-letter and campaign progress topics.")
@@ -54,7 +61,9 @@ struct LoadTestCommand: AsyncParsableCommand {
     func validate() throws {
         guard durationScale > 0 else { throw ValidationError("--duration-scale must be > 0") }
         guard mockRecord != nil || mockAdmin != nil else {
-            throw ValidationError("give --mock-admin URL (deliveries over HTTP, totals) and/or --mock-record FILE (deliveries from the file)")
+            throw ValidationError(
+                "give --mock-admin URL (deliveries over HTTP, totals) and/or --mock-record FILE (deliveries from the file)"
+            )
         }
     }
 
@@ -72,10 +81,13 @@ struct LoadTestCommand: AsyncParsableCommand {
         producerConfiguration.client.properties.merge(LoadTestRun.producerProperties) { _, run in run }
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
         let observe = LoadTestRun.Observe(
-            kafka: noTopics ? nil : client, mockRecordFile: mockRecord, mockAdminURL: mockAdmin, workerMetricsURL: workerMetrics)
+            kafka: noTopics ? nil : client, mockRecordFile: mockRecord, mockAdminURL: mockAdmin,
+            workerMetricsURL: workerMetrics)
         let run = LoadTestRun(scenario: loaded, producer: producer, observe: observe, logger: logger)
-        FileHandle.standardError.write(Data(
-            "loadtest \(run.runID): \(run.plan.jobs) jobs, \(run.plan.notifications) notifications over \(loaded.durationSeconds) s\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "loadtest \(run.runID): \(run.plan.jobs) jobs, \(run.plan.notifications) notifications over \(loaded.durationSeconds) s\n"
+                    .utf8))
         let report: LoadTestReport
         do {
             report = try await run.run()

@@ -28,7 +28,9 @@ enum TestScenarios {
         scenario.name = "small"
         scenario.mockTokens = MockTokenFate(unregistered: 0.05, badDeviceToken: 0.05)
         scenario.phases = [
-            .init(name: "steady", durationSeconds: seconds, rate: rate, campaign: .init(tokensPerJob: 50, everySeconds: 0.5))
+            .init(
+                name: "steady", durationSeconds: seconds, rate: rate,
+                campaign: .init(tokensPerJob: 50, everySeconds: 0.5))
         ]
         scenario.mix.unregistered = 0.1
         scenario.mix.badDeviceToken = 0.05

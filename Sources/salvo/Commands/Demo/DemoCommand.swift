@@ -15,7 +15,8 @@ import SalvoLoadTest
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run the whole pipeline (Kafka, worker, mock APNs over TLS, load) in one process and print a summary.",
+        abstract:
+            "Run the whole pipeline (Kafka, worker, mock APNs over TLS, load) in one process and print a summary.",
         discussion: """
             The built-in load at --scale 1: a 200,000-token campaign (20 jobs of 10,000 tokens) \
             and 500 per-user pushes/s for 10 s, 1% Unregistered and 0.5% BadDeviceToken tokens, \
@@ -25,13 +26,17 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Use this Kafka (host:port,...) instead of the embedded cluster; the demo creates its own topics there and deletes them.")
+    @Option(
+        help:
+            "Use this Kafka (host:port,...) instead of the embedded cluster; the demo creates its own topics there and deletes them."
+    )
     var brokers: String?
 
     @Option(help: "Multiply the load's volume (campaign tokens, per-user rate) by this; the schedule stays 10 s.")
     var scale: Double = 1
 
-    @Option(name: .customLong("report-dir"), help: "Where summary.txt, demo-summary.txt, report.json and report.html go.")
+    @Option(
+        name: .customLong("report-dir"), help: "Where summary.txt, demo-summary.txt, report.json and report.html go.")
     var reportDirectory: String = "salvo-demo-report"
 
     @Flag(help: "Show librdkafka's and the components' logs on stderr.")
@@ -59,7 +64,8 @@ struct DemoCommand: AsyncParsableCommand {
         await kafka.shutdown()
         let summary = DemoSummary(
             report: outcome.report, worker: outcome.worker, mock: outcome.mock,
-            setting: DemoSummary.Setting(kafka: kafka.description, mockPort: outcome.mockPort, scale: scale, load: outcome.load),
+            setting: DemoSummary.Setting(
+                kafka: kafka.description, mockPort: outcome.mockPort, scale: scale, load: outcome.load),
             cpuSeconds: CPUTime.current(.process) - cpuBefore, wallSeconds: (ContinuousClock.now - started).seconds,
             drainSeconds: outcome.drain.seconds, live: outcome.live)
         let text = summary.text

@@ -28,7 +28,8 @@ final class DemoKafka: Sendable {
         let prefix = "salvo-demo-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
         workerTopics = WorkerTopics(
             jobs: "\(prefix).jobs", priority: "\(prefix).jobs.priority", retry: "\(prefix).retry",
-            feedback: "\(prefix).feedback", deadLetter: "\(prefix).dlq", control: "\(prefix).control", campaigns: "\(prefix).campaigns",
+            feedback: "\(prefix).feedback", deadLetter: "\(prefix).dlq", control: "\(prefix).control",
+            campaigns: "\(prefix).campaigns",
             progress: "\(prefix).progress")
         self.logger = logger
         let layout = [
@@ -41,7 +42,9 @@ final class DemoKafka: Sendable {
             cluster = nil
             bootstrapServers = brokers
             description = "Kafka at \(brokers), topics \(prefix).* (deleted at the end)"
-            let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-demo"), logger: logger)
+            let admin = try KafkaAdmin(
+                configuration: KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-demo"),
+                logger: logger)
             let results: [KafkaTopicCreationResult]
             do {
                 results = try await admin.createTopics(layout.map { KafkaNewTopic(name: $0.0, partitions: $0.1) })
@@ -60,7 +63,8 @@ final class DemoKafka: Sendable {
             let embedded = try KafkaEmbeddedCluster(logger: logger)
             cluster = embedded
             bootstrapServers = embedded.bootstrapServers
-            description = "embedded Kafka cluster at \(embedded.bootstrapServers) (librdkafka's mock cluster, in this process)"
+            description =
+                "embedded Kafka cluster at \(embedded.bootstrapServers) (librdkafka's mock cluster, in this process)"
             do {
                 for (name, partitions) in layout { try await embedded.createTopic(name, partitions: partitions) }
             } catch {
@@ -74,9 +78,11 @@ final class DemoKafka: Sendable {
     /// idle fetch waits `fetch.wait.max.ms`, which would otherwise show in the priority lane's
     /// latency.
     var client: KafkaClientConfiguration {
-        KafkaClientConfiguration(bootstrapServers: bootstrapServers, clientID: "salvo-demo", properties: [
-            "session.timeout.ms": "6000", "heartbeat.interval.ms": "500", "fetch.wait.max.ms": "20",
-        ])
+        KafkaClientConfiguration(
+            bootstrapServers: bootstrapServers, clientID: "salvo-demo",
+            properties: [
+                "session.timeout.ms": "6000", "heartbeat.interval.ms": "500", "fetch.wait.max.ms": "20",
+            ])
     }
 
     /// The same topics as the load generator names them.
@@ -101,7 +107,11 @@ final class DemoKafka: Sendable {
     }
 
     private func deleteTopics() async {
-        guard let admin = try? KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: bootstrapServers, clientID: "salvo-demo"), logger: logger) else {
+        guard
+            let admin = try? KafkaAdmin(
+                configuration: KafkaClientConfiguration(bootstrapServers: bootstrapServers, clientID: "salvo-demo"),
+                logger: logger)
+        else {
             return
         }
         do {

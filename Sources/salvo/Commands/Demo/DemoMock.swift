@@ -36,7 +36,8 @@ struct DemoMock {
             configuration.scenario = DemoScenario.mockScenario
             configuration.broadcastHost = "127.0.0.1"  // Live Activity channels (ChannelsDemo)
             server = try MockAPNsServer(
-                configuration: configuration, listeners: listeners, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+                configuration: configuration, listeners: listeners,
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
         } catch {
             throw CommandFailure("cannot set up the mock APNs: \(error)")
         }
@@ -55,7 +56,8 @@ struct DemoMock {
         var pool = APNsConnectionPool.Configuration()
         pool.connectionCount = Self.connections
         pool.maximumStreamsPerConnection = Self.streamsPerConnection
-        pool.connection.transport = .tls(trustRoots: .certificates(try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8))))
+        pool.connection.transport = .tls(
+            trustRoots: .certificates(try NIOSSLCertificate.fromPEMBytes(Array(material.caCertificatePEM.utf8))))
         pool.connection.tlsServerName = "localhost"
         return WorkerApp(
             bundleID: Self.bundleID, credential: .token(try material.tokenCredential()),

@@ -37,7 +37,8 @@ struct DemoRun {
         producerConfiguration.linger = .milliseconds(5)
         producerConfiguration.client.properties.merge(LoadTestRun.producerProperties) { _, run in run }
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
-        let run = LoadTestRun(scenario: scenario, producer: producer, observe: LoadTestRun.Observe(kafka: kafka.client), logger: logger)
+        let run = LoadTestRun(
+            scenario: scenario, producer: producer, observe: LoadTestRun.Observe(kafka: kafka.client), logger: logger)
         let mock: DemoMock
         do {
             mock = try await DemoMock.start(listeners: [run.mockListener], logger: logger)
@@ -59,16 +60,22 @@ struct DemoRun {
         await mock.server.shutdown()
         var report = measured.report
         report.mockStats = stats
-        report.problems = LoadTestReport.problems(of: report.snapshot, mockStats: stats, checksFeedback: true, checksDeadLetters: true)
+        report.problems =
+            LoadTestReport.problems(
+                of: report.snapshot, mockStats: stats, checksFeedback: true, checksDeadLetters: true)
             + report.control.flatMap(\.problems)
         return Outcome(
-            report: report, worker: measured.worker, mock: stats, mockPort: mock.port, load: Self.describe(scenario, plan: run.plan),
+            report: report, worker: measured.worker, mock: stats, mockPort: mock.port,
+            load: Self.describe(scenario, plan: run.plan),
             drain: measured.drain, live: live)
     }
 
     /// Runs the worker for the load; the worker is drained on every path.
-    private func measure(_ run: LoadTestRun, mock: DemoMock) async throws -> (report: LoadTestReport, worker: WorkerStatistics, drain: Duration) {
-        let worker = try DemoWorker(kafka: kafka.client, topics: kafka.workerTopics, app: try mock.workerApp(), logger: logger)
+    private func measure(
+        _ run: LoadTestRun, mock: DemoMock
+    ) async throws -> (report: LoadTestReport, worker: WorkerStatistics, drain: Duration) {
+        let worker = try DemoWorker(
+            kafka: kafka.client, topics: kafka.workerTopics, app: try mock.workerApp(), logger: logger)
         let report: LoadTestReport
         do {
             try await worker.waitUntilReady(timeout: DemoCommand.readyTimeout)
@@ -89,14 +96,16 @@ struct DemoRun {
 
     static func describe(_ scenario: LoadTestScenario, plan: LoadTestPlan) -> String {
         let phase = scenario.phases[0]
-        let campaign = phase.campaign.map { campaign in
-            let jobs = Int((phase.durationSeconds / campaign.everySeconds).rounded(.up))
-            return "\(jobs) campaign jobs × \(campaign.tokensPerJob) tokens"
-        } ?? "no campaign"
+        let campaign =
+            phase.campaign.map { campaign in
+                let jobs = Int((phase.durationSeconds / campaign.everySeconds).rounded(.up))
+                return "\(jobs) campaign jobs × \(campaign.tokensPerJob) tokens"
+            } ?? "no campaign"
         let cancelled = phase.campaigns.dropFirst().map { campaign in
             " + \(DemoScenario.cancelledJobs) × \(campaign.tokensPerJob) of campaign \(campaign.name ?? "") (cancelled at \(Int(DemoScenario.cancelAt * 100)) %)"
         }.joined()
-        return "\(plan.jobs) jobs, \(plan.notifications) notifications over \(Int(phase.durationSeconds)) s: \(campaign)\(cancelled) "
+        return
+            "\(plan.jobs) jobs, \(plan.notifications) notifications over \(Int(phase.durationSeconds)) s: \(campaign)\(cancelled) "
             + String(format: "+ %.0f per-user pushes/s", phase.rate)
             + ", \(DemoScenario.badJobs) broken jobs, 1% Unregistered + 0.5% BadDeviceToken tokens"
     }

@@ -65,10 +65,12 @@ enum DemoScenario {
         scenario.seed = 1
         scenario.drainSeconds = drainSeconds
         // Spacing by jobs − ½ keeps the last campaign job inside the phase whatever rounding does.
-        let campaign = LoadTestScenario.Campaign(tokensPerJob: total / jobs, everySeconds: scheduleSeconds / (Double(jobs) - 0.5))
+        let campaign = LoadTestScenario.Campaign(
+            tokensPerJob: total / jobs, everySeconds: scheduleSeconds / (Double(jobs) - 0.5))
         let flashTokens = max(cancelledJobs, Int((Double(cancelledTokens) * scale).rounded()))
         let flash = LoadTestScenario.Campaign(
-            tokensPerJob: flashTokens / cancelledJobs, everySeconds: scheduleSeconds / (Double(cancelledJobs) - 0.5), name: cancelledCampaign)
+            tokensPerJob: flashTokens / cancelledJobs, everySeconds: scheduleSeconds / (Double(cancelledJobs) - 0.5),
+            name: cancelledCampaign)
         scenario.phases = [
             LoadTestScenario.Phase(
                 name: "campaign and per-user", durationSeconds: scheduleSeconds, rate: max(5, perUserRate * scale),

@@ -31,7 +31,10 @@ struct DemoSummary {
         let expected = report.snapshot.expectations
         let seen = report.snapshot.observations
         var problems = report.problems
-        if !report.completed { problems.append("not every expected effect was seen within \(Int(DemoScenario.drainSeconds)) s of the last job") }
+        if !report.completed {
+            problems.append(
+                "not every expected effect was seen within \(Int(DemoScenario.drainSeconds)) s of the last job")
+        }
         func require(_ name: String, _ value: Int, equals wanted: Int) {
             if value != wanted { problems.append("\(name): \(value), expected \(wanted)") }
         }
@@ -40,11 +43,16 @@ struct DemoSummary {
         require("delivered (worker)", worker.delivered - cancelledAccepted, equals: expected.deliveredTotal)
         require("accepted (mock /stats)", mock.accepted - cancelledAccepted, equals: expected.deliveredTotal)
         require("feedback events (seen on the feedback topic)", seen.feedbackTotal, equals: expected.feedbackTotal)
-        require("invalid tokens (worker)", worker.invalidTokens - cancelledFeedbackTotal, equals: expected.feedbackTotal)
-        require("feedback events acknowledged (worker)", worker.feedbackAcknowledged - cancelledFeedbackTotal, equals: expected.feedbackTotal)
+        require(
+            "invalid tokens (worker)", worker.invalidTokens - cancelledFeedbackTotal, equals: expected.feedbackTotal)
+        require(
+            "feedback events acknowledged (worker)", worker.feedbackAcknowledged - cancelledFeedbackTotal,
+            equals: expected.feedbackTotal)
         require("rejected (mock /stats)", mock.rejectedTotal - cancelledFeedbackTotal, equals: expected.feedbackTotal)
         for (reason, count) in expected.feedback.sorted(by: { $0.key < $1.key }) {
-            require("rejected \(reason) (mock /stats)", mock.rejected(reason) - (cancelledFeedback[reason] ?? 0), equals: count)
+            require(
+                "rejected \(reason) (mock /stats)", mock.rejected(reason) - (cancelledFeedback[reason] ?? 0),
+                equals: count)
         }
         require("dead letters (seen on the DLQ topic)", seen.deadLettersTotal, equals: expected.deadLettersTotal)
         require("dead letters acknowledged (worker)", worker.deadLettersAcknowledged, equals: expected.deadLettersTotal)
@@ -60,41 +68,63 @@ struct DemoSummary {
         let seen = report.snapshot.observations
         let problems = self.problems
         var lines: [String] = []
-        lines.append("salvo demo: " + (problems.isEmpty ? "PASS" : "FAIL") + String(format: " (scale %g", setting.scale) + ", run \(report.runID))")
+        lines.append(
+            "salvo demo: " + (problems.isEmpty ? "PASS" : "FAIL") + String(format: " (scale %g", setting.scale)
+                + ", run \(report.runID))")
         lines.append("  kafka   \(setting.kafka)")
-        lines.append("  apns    mock APNs over TLS on 127.0.0.1:\(setting.mockPort), CA generated for this run, every provider token (JWT) verified")
+        lines.append(
+            "  apns    mock APNs over TLS on 127.0.0.1:\(setting.mockPort), CA generated for this run, every provider token (JWT) verified"
+        )
         lines.append("  worker  one WorkerEngine in this process, \(DemoMock.connections) HTTP/2 connections to APNs")
         lines.append("  load    \(setting.load)")
         lines += live.lines
         lines += cancelLines
         lines.append("")
         lines.append(Self.row("", "expected", "seen", "worker", "mock /stats"))
-        lines.append(Self.row(
-            "delivered", expected.deliveredTotal, seen.deliveredTotal, worker.delivered - cancelledAccepted, mock.accepted - cancelledAccepted))
+        lines.append(
+            Self.row(
+                "delivered", expected.deliveredTotal, seen.deliveredTotal, worker.delivered - cancelledAccepted,
+                mock.accepted - cancelledAccepted))
         for lane in LoadTestLane.allCases where expected.delivered[lane.rawValue] != nil {
-            lines.append(Self.row("  \(lane.rawValue)", expected.delivered[lane.rawValue] ?? 0, seen.delivered[lane.rawValue] ?? 0, nil, nil))
+            lines.append(
+                Self.row(
+                    "  \(lane.rawValue)", expected.delivered[lane.rawValue] ?? 0, seen.delivered[lane.rawValue] ?? 0,
+                    nil, nil))
         }
-        lines.append(Self.row(
-            "feedback events", expected.feedbackTotal, seen.feedbackTotal, worker.feedbackAcknowledged - cancelledFeedbackTotal,
-            mock.rejectedTotal - cancelledFeedbackTotal))
+        lines.append(
+            Self.row(
+                "feedback events", expected.feedbackTotal, seen.feedbackTotal,
+                worker.feedbackAcknowledged - cancelledFeedbackTotal,
+                mock.rejectedTotal - cancelledFeedbackTotal))
         for (reason, count) in expected.feedback.sorted(by: { $0.key < $1.key }) {
-            lines.append(Self.row("  \(reason)", count, seen.feedback[reason] ?? 0, nil, mock.rejected(reason) - (cancelledFeedback[reason] ?? 0)))
+            lines.append(
+                Self.row(
+                    "  \(reason)", count, seen.feedback[reason] ?? 0, nil,
+                    mock.rejected(reason) - (cancelledFeedback[reason] ?? 0)))
         }
-        lines.append(Self.row("dead letters (DLQ)", expected.deadLettersTotal, seen.deadLettersTotal, worker.deadLettersAcknowledged, nil))
+        lines.append(
+            Self.row(
+                "dead letters (DLQ)", expected.deadLettersTotal, seen.deadLettersTotal, worker.deadLettersAcknowledged,
+                nil))
         lines.append(Self.row("retries", 0, nil, retries, nil))
         lines.append("")
         lines.append("  latency, ms (scheduled → APNs answer)    p50      p99      max    count")
         for lane in LoadTestLane.allCases {
-            if let summary = report.snapshot.lanes[lane.rawValue] { lines.append(Self.latencyRow("    \(lane.rawValue) lane", summary)) }
+            if let summary = report.snapshot.lanes[lane.rawValue] {
+                lines.append(Self.latencyRow("    \(lane.rawValue) lane", summary))
+            }
         }
         lines.append(Self.latencyRow("    all", report.snapshot.latency))
         let notifications = Double(max(1, worker.delivered + worker.invalidTokens))
-        lines.append(String(
-            format: "  cpu     %.2f CPU-s for the whole demo process (Kafka cluster, mock APNs, worker, load generator): %.2f CPU-s per 100k notifications",
-            cpuSeconds, cpuSeconds / notifications * 100_000))
-        lines.append(String(
-            format: "  wall    %.1f s in all (schedule %.0f s, run %.1f s, worker drain %.2f s)",
-            wallSeconds, report.plannedSeconds, report.elapsedSeconds, drainSeconds))
+        lines.append(
+            String(
+                format:
+                    "  cpu     %.2f CPU-s for the whole demo process (Kafka cluster, mock APNs, worker, load generator): %.2f CPU-s per 100k notifications",
+                cpuSeconds, cpuSeconds / notifications * 100_000))
+        lines.append(
+            String(
+                format: "  wall    %.1f s in all (schedule %.0f s, run %.1f s, worker drain %.2f s)",
+                wallSeconds, report.plannedSeconds, report.elapsedSeconds, drainSeconds))
         if !problems.isEmpty {
             lines.append("")
             lines.append("problems:")

@@ -18,7 +18,8 @@ final class DemoWorker: Sendable {
             // Every per-user job has its own token, so a device limit would never apply.
             deviceRateLimit: nil, operations: nil, drainDeadline: .seconds(10))
         do {
-            engine = try WorkerEngine(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+            engine = try WorkerEngine(
+                configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
         } catch {
             throw CommandFailure("cannot start the worker: \(error)")
         }
