@@ -6,15 +6,20 @@ SWIFT ?= swift
 SWIFT_JOBS ?=
 RELEASE_BIN := .build/release/salvo
 
-.PHONY: demo test deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker bench-jobs bench-instructions fuzz clean
+.PHONY: demo test lint deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker bench-jobs bench-instructions fuzz clean
 
 ## demo: build a release salvo and run the whole pipeline in one process (embedded Kafka, mock APNs over TLS,
 ## worker, 200,000-token load); summary on stdout, report in ./salvo-demo-report/
 demo: deps build-release
 	$(RELEASE_BIN) demo
 
+## lint: swift-format (from the toolchain) in strict lint mode over Sources, Tests and Package.swift,
+## with the repository's .swift-format; `make test` runs it first. Fix with `swift format -i -r Sources Tests`.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
+
 ## test: install packages and the test broker, build, and run every test against a real broker
-test: test-deps
+test: test-deps lint
 	$(SWIFT) build --build-tests $(SWIFT_JOBS)
 	scripts/with-broker.sh $(SWIFT) test --skip-build --no-parallel
 
