@@ -24,35 +24,20 @@ struct LoadTestBroadcastTests {
                             "apns-channel-id"]))
             }
             let worker = try stage.startWorker(config)
-            let scenario = stage.directory.appendingPathComponent("load-broadcast.yaml")
-            try """
-            kind: load
-            name: broadcast-mix
-            app: \(WorkerStage.app)
-            drain_seconds: 60
-            topics:
-              priority: \(stage.priorityTopic)
-              campaign: \(stage.jobsTopic)
-              feedback: \(stage.feedbackTopic)
-              dlq: \(stage.deadLetterTopic)
-            phases:
-              - duration_seconds: 4
-                rate: 20
-                campaign: {tokens_per_job: 100, every_seconds: 2}
-            mix:
-              broadcasts: 0.25
-              broadcast_channels: [\(channels.map { "\"\($0)\"" }.joined(separator: ", "))]
-            objectives:
-              p99_ms: {broadcast: 60000}
-            """.write(to: scenario, atomically: true, encoding: .utf8)
-            let reports = stage.directory.appendingPathComponent("report-broadcast")
-            let result = try await CommandRunner.salvo(
-                [
-                    "loadtest", "--scenario", scenario.path, "--brokers", stage.cluster.brokers, "--report-dir",
-                    reports.path,
-                    "--mock-admin", "http://127.0.0.1:\(stage.mockAdminPort)",
-                ],
-                timeout: .seconds(120))
+            let scenario = try stage.loadScenario(
+                name: "broadcast-mix",
+                body: """
+                    phases:
+                      - duration_seconds: 4
+                        rate: 20
+                        campaign: {tokens_per_job: 100, every_seconds: 2}
+                    mix:
+                      broadcasts: 0.25
+                      broadcast_channels: [\(channels.map { "\"\($0)\"" }.joined(separator: ", "))]
+                    objectives:
+                      p99_ms: {broadcast: 60000}
+                    """)
+            let (result, _) = try await stage.runLoadTest(scenario, name: "broadcast-mix")
             let stdout = result.stdoutText
             print(stdout)
             #expect(

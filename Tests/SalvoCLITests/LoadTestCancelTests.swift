@@ -19,38 +19,22 @@ struct LoadTestCancelTests {
                 .replacingOccurrences(of: "    pool:\n", with: "    rate_limit:\n      per_second: 400\n    pool:\n")
             try text.write(to: file, atomically: true, encoding: .utf8)
             let worker = try stage.startWorker(file)
-            let scenario = stage.directory.appendingPathComponent("load-cancel.yaml")
-            try """
-            kind: load
-            name: cancel-phase
-            app: \(WorkerStage.app)
-            drain_seconds: 90
-            topics:
-              priority: \(stage.priorityTopic)
-              campaign: \(stage.jobsTopic)
-              feedback: \(stage.feedbackTopic)
-              dlq: \(stage.deadLetterTopic)
-              control: \(stage.prefix).control
-              campaigns: \(stage.prefix).campaigns
-            phases:
-              - duration_seconds: 6
-                rate: 10
-                campaigns:
-                  - {name: doomed, tokens_per_job: 1000, every_seconds: 1}
-                  - {name: kept, tokens_per_job: 100, every_seconds: 2}
-            control:
-              - {at: 30%, action: cancel, campaign: doomed}
-            objectives:
-              max_sent_after_control: 0
-            """.write(to: scenario, atomically: true, encoding: .utf8)
-            let reports = stage.directory.appendingPathComponent("report-cancel")
-            let result = try await CommandRunner.salvo(
-                [
-                    "loadtest", "--scenario", scenario.path, "--brokers", stage.cluster.brokers, "--report-dir",
-                    reports.path,
-                    "--mock-admin", "http://127.0.0.1:\(stage.mockAdminPort)",
-                ],
-                timeout: .seconds(180))
+            let scenario = try stage.loadScenario(
+                name: "cancel-phase", drainSeconds: 90,
+                extraTopics: ["control: \(stage.prefix).control", "campaigns: \(stage.prefix).campaigns"],
+                body: """
+                    phases:
+                      - duration_seconds: 6
+                        rate: 10
+                        campaigns:
+                          - {name: doomed, tokens_per_job: 1000, every_seconds: 1}
+                          - {name: kept, tokens_per_job: 100, every_seconds: 2}
+                    control:
+                      - {at: 30%, action: cancel, campaign: doomed}
+                    objectives:
+                      max_sent_after_control: 0
+                    """)
+            let (result, reports) = try await stage.runLoadTest(scenario, name: "cancel-phase", timeout: .seconds(180))
             let stdout = result.stdoutText
             print(stdout)
             #expect(

@@ -78,28 +78,16 @@ struct LoadTestObjectiveTests {
     private func runLoad(
         _ stage: WorkerStage, name: String, objectives: String, observe: [String]
     ) async throws -> LoadRun {
-        let scenario = stage.directory.appendingPathComponent("load-\(name).yaml")
-        try """
-        kind: load
-        name: objectives-\(name)
-        app: \(WorkerStage.app)
-        drain_seconds: 60
-        topics:
-          priority: \(stage.priorityTopic)
-          campaign: \(stage.jobsTopic)
-          feedback: \(stage.feedbackTopic)
-          dlq: \(stage.deadLetterTopic)
-        phases:
-          - duration_seconds: 4
-            rate: 20
-            campaign: {tokens_per_job: 200, every_seconds: 2}
-        \(objectives)
-        """.write(to: scenario, atomically: true, encoding: .utf8)
-        let reports = stage.directory.appendingPathComponent("report-\(name)")
-        let result = try await CommandRunner.salvo(
-            ["loadtest", "--scenario", scenario.path, "--brokers", stage.cluster.brokers, "--report-dir", reports.path]
-                + observe,
-            timeout: .seconds(120))
+        let scenario = try stage.loadScenario(
+            name: "objectives-\(name)",
+            body: """
+                phases:
+                  - duration_seconds: 4
+                    rate: 20
+                    campaign: {tokens_per_job: 200, every_seconds: 2}
+                \(objectives)
+                """)
+        let (result, reports) = try await stage.runLoadTest(scenario, name: "objectives-\(name)", observe: observe)
         return LoadRun(
             status: result.status, stdout: result.stdoutText, stderr: result.stderr, reportDirectory: reports)
     }
