@@ -15,8 +15,8 @@ import SalvoAPNs
 /// Parsed with JSONDecoder into ``LiveActivityJSON`` (strict about numbers versus booleans):
 /// these jobs are few next to alerts, and their payloads (≤ 5 KiB) are read once per job, not per
 /// token.
-public enum LiveActivityPayload {
-    public enum Kind: Sendable {
+package enum LiveActivityPayload {
+    package enum Kind: Sendable {
         /// A device token's update or end, or a push-to-start (`/3/device/…`).
         case device
         /// A channel broadcast (`/4/broadcasts/…`).
@@ -24,7 +24,7 @@ public enum LiveActivityPayload {
     }
 
     /// The warnings for a valid payload; throws the rule it breaks.
-    public static func check(
+    package static func check(
         _ payload: some Collection<UInt8>, kind: Kind, priority: APNsPriority
     ) throws(JobRejection)
         -> LiveActivityWarnings

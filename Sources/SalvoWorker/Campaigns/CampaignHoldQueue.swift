@@ -6,7 +6,7 @@ import DequeModule
 /// item does not fit (`capacity`) and which were held too long (`maximumHold`) so the core hands
 /// them to the retry topic — held work must never pin a partition's commit — and gives a campaign's
 /// items back on resume or cancel. Generic over the instant type, so tests drive time.
-public struct CampaignHoldQueue<Item: Sendable, Instant: InstantProtocol & Sendable>: Sendable
+package struct CampaignHoldQueue<Item: Sendable, Instant: InstantProtocol & Sendable>: Sendable
 where Instant.Duration == Duration {
     private struct Held: Sendable {
         var item: Item
@@ -14,21 +14,21 @@ where Instant.Duration == Duration {
     }
 
     /// Most items held over all campaigns.
-    public let capacity: Int
+    package let capacity: Int
     /// Longest an item is held before it is due for hand-off.
-    public let maximumHold: Duration
+    package let maximumHold: Duration
     private var campaigns: [String: Deque<Held>] = [:]
-    public private(set) var count = 0
+    package private(set) var count = 0
 
-    public init(capacity: Int, maximumHold: Duration) {
+    package init(capacity: Int, maximumHold: Duration) {
         self.capacity = max(0, capacity)
         self.maximumHold = maximumHold
     }
 
-    public var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// Holds `item`; returns it when the queue is full (the caller hands it to the retry topic).
-    public mutating func hold(_ item: Item, campaignID: String, now: Instant) -> Item? {
+    package mutating func hold(_ item: Item, campaignID: String, now: Instant) -> Item? {
         guard count < capacity else { return item }
         campaigns[campaignID, default: []].append(Held(item: item, since: now))
         count += 1
@@ -37,7 +37,7 @@ where Instant.Duration == Duration {
 
     /// Holds as many of `items` as fit, with one lookup of the campaign (a pause sweeps a whole
     /// campaign at once); returns those that did not fit, in order.
-    public mutating func hold(contentsOf items: some Collection<Item>, campaignID: String, now: Instant) -> [Item] {
+    package mutating func hold(contentsOf items: some Collection<Item>, campaignID: String, now: Instant) -> [Item] {
         let fitting = min(items.count, capacity - count)
         guard fitting > 0 else { return Array(items) }
         campaigns[campaignID, default: []].append(
@@ -48,14 +48,14 @@ where Instant.Duration == Duration {
 
     /// Takes every item of the campaign, in the order held (on resume: send them; on cancel:
     /// finish them as cancelled).
-    public mutating func take(campaignID: String) -> [Item] {
+    package mutating func take(campaignID: String) -> [Item] {
         guard let held = campaigns.removeValue(forKey: campaignID) else { return [] }
         count -= held.count
         return held.map(\.item)
     }
 
     /// Takes the items held for `maximumHold` or longer, with their campaign.
-    public mutating func takeExpired(now: Instant) -> [(campaignID: String, item: Item)] {
+    package mutating func takeExpired(now: Instant) -> [(campaignID: String, item: Item)] {
         var expired: [(campaignID: String, item: Item)] = []
         for campaignID in Array(campaigns.keys) {
             while let first = campaigns[campaignID]?.first, first.since.advanced(by: maximumHold) <= now {
@@ -69,12 +69,12 @@ where Instant.Duration == Duration {
     }
 
     /// When the next item becomes due for hand-off (to arm a timer), nil when empty.
-    public var nextExpiry: Instant? {
+    package var nextExpiry: Instant? {
         campaigns.values.compactMap { $0.first?.since.advanced(by: maximumHold) }.min()
     }
 
     /// Takes the items `shouldRemove` selects, whatever their campaign (a revoked partition's).
-    public mutating func removeAll(where shouldRemove: (Item) -> Bool) -> [Item] {
+    package mutating func removeAll(where shouldRemove: (Item) -> Bool) -> [Item] {
         var removed: [Item] = []
         for campaignID in Array(campaigns.keys) {
             var kept: Deque<Held> = []

@@ -13,7 +13,7 @@ import Darwin
 /// outcome for `idleEviction` is dropped once its latest counts were taken for publishing, and if
 /// it becomes active again it is counted in a new slice (a new record key), so the published
 /// counts of the old slice stay and still add up.
-public struct CampaignProgressLedger: Sendable {
+package struct CampaignProgressLedger: Sendable {
     private struct Entry: Sendable {
         var slice: Int64
         var counters = CampaignCounters()
@@ -23,35 +23,35 @@ public struct CampaignProgressLedger: Sendable {
     }
 
     /// This worker instance's id in the records it writes.
-    public let worker: String
+    package let worker: String
     /// Default: 1 hour.
-    public var idleEviction: Duration
+    package var idleEviction: Duration
     private var entries: [String: Entry] = [:]
     private var nextSlice: Int64 = 0
 
-    public init(worker: String = CampaignProgressLedger.makeWorkerID(), idleEviction: Duration = .seconds(3600)) {
+    package init(worker: String = CampaignProgressLedger.makeWorkerID(), idleEviction: Duration = .seconds(3600)) {
         self.worker = worker
         self.idleEviction = idleEviction
     }
 
     /// `<host>-<pid>-<random>`: unique per process run, readable in `salvo campaign status`.
-    public static func makeWorkerID() -> String {
+    package static func makeWorkerID() -> String {
         var name = [CChar](repeating: 0, count: 256)
         let host = gethostname(&name, name.count) == 0 ? String(cCharBuffer: name) : "worker"
         return "\(host.isEmpty ? "worker" : host)-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
     }
 
     /// Campaigns currently counted.
-    public var campaignCount: Int { entries.count }
+    package var campaignCount: Int { entries.count }
 
     /// The counters of one campaign in this worker (its current slice).
-    public func counters(for campaignID: String) -> CampaignCounters? {
+    package func counters(for campaignID: String) -> CampaignCounters? {
         entries[campaignID]?.counters
     }
 
     /// Counts `times` notifications of `campaignID` that ended with `outcome`. `isRetry`: the
     /// attempt that ended was a retry (it takes one off `retrying`).
-    public mutating func count(
+    package mutating func count(
         _ outcome: CampaignOutcome, campaignID: String, isRetry: Bool = false, times: Int64 = 1, at now: UTCTimestamp
     ) {
         guard times > 0 else { return }
@@ -67,7 +67,7 @@ public struct CampaignProgressLedger: Sendable {
     /// The records of the campaigns that changed since the last call, stamped `now`; they count as
     /// published from here on (a publisher that fails to write them keeps them and writes them, or
     /// newer ones, next time). Drops campaigns idle for `idleEviction`.
-    public mutating func takeChangedRecords(now: UTCTimestamp) -> [CampaignProgressRecord] {
+    package mutating func takeChangedRecords(now: UTCTimestamp) -> [CampaignProgressRecord] {
         var records: [CampaignProgressRecord] = []
         let idleBefore = now.advanced(by: .zero - idleEviction)
         for (campaignID, entry) in entries {
@@ -82,7 +82,7 @@ public struct CampaignProgressLedger: Sendable {
     }
 
     /// Every campaign's record, changed or not (for a final publish at shutdown or a status page).
-    public func allRecords(now: UTCTimestamp) -> [CampaignProgressRecord] {
+    package func allRecords(now: UTCTimestamp) -> [CampaignProgressRecord] {
         entries.map { record($0.key, $0.value, now: now) }.sorted { $0.campaignID < $1.campaignID }
     }
 

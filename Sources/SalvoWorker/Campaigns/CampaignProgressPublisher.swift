@@ -8,16 +8,16 @@ import Synchronization
 /// publisher asks it for the changed records (e.g. `loop.submit { core.ledger.takeChangedRecords(now:) }`).
 /// Records are whole counts, not increments, so a record that failed to be written is simply kept
 /// and written next round unless a newer one of the same key replaced it.
-public final class CampaignProgressPublisher: Sendable {
-    public let topic: String
+package final class CampaignProgressPublisher: Sendable {
+    package let topic: String
     /// Default: 1 s.
-    public let interval: Duration
+    package let interval: Duration
     private let producer: KafkaProducer
     private let collect: @Sendable (UTCTimestamp) async -> [CampaignProgressRecord]
     private let unsent = Mutex<[CampaignProgressRecord.Key: CampaignProgressRecord]>([:])
     private let logger: Logger
 
-    public init(
+    package init(
         topic: String,
         producer: KafkaProducer,
         interval: Duration = .seconds(1),
@@ -33,7 +33,7 @@ public final class CampaignProgressPublisher: Sendable {
 
     /// Publishes every `interval` until the task is cancelled, then once more, so the final
     /// counts of a draining worker are written.
-    public func run() async {
+    package func run() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             await publishOnce()
@@ -42,12 +42,12 @@ public final class CampaignProgressPublisher: Sendable {
     }
 
     /// Records that failed to be written and wait for the next round.
-    public var unsentCount: Int { unsent.withLock { $0.count } }
+    package var unsentCount: Int { unsent.withLock { $0.count } }
 
     /// Collects the changed records and writes them with what failed before; returns how many
     /// were written.
     @discardableResult
-    public func publishOnce() async -> Int {
+    package func publishOnce() async -> Int {
         let fresh = await collect(.now())
         let batch = unsent.withLock { unsent in
             for record in fresh { unsent[record.recordKey] = record }

@@ -10,14 +10,14 @@ import DequeModule
 ///
 /// Work enters as whole units (a job of N notifications) and leaves one notification at a time,
 /// so a 100,000-token campaign is one queue entry, not 100,000.
-public struct LaneScheduler<Work: Sendable>: Sendable {
-    public typealias Configuration = LaneConfiguration
+package struct LaneScheduler<Work: Sendable>: Sendable {
+    package typealias Configuration = LaneConfiguration
 
     /// One dispatch: notification `index` of `work`, from `lane`.
-    public struct Slot: Sendable {
-        public var work: Work
-        public var index: Int
-        public var lane: Lane
+    package struct Slot: Sendable {
+        package var work: Work
+        package var index: Int
+        package var lane: Lane
     }
 
     private struct Entry: Sendable {
@@ -33,18 +33,18 @@ public struct LaneScheduler<Work: Sendable>: Sendable {
         var credit = 0
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private var priority = Queue()
     private var campaign = Queue()
 
-    public init(configuration: Configuration = Configuration()) throws(SalvoWorkerError) {
+    package init(configuration: Configuration = Configuration()) throws(SalvoWorkerError) {
         try configuration.validate()
         self.configuration = configuration
     }
 
     /// Queues notifications `first..<notifications` of `work` on `lane` (`first` > 0: a job
     /// resumed from a checkpoint). Work with nothing left is not queued.
-    public mutating func enqueue(_ work: Work, notifications: Int, lane: Lane, startingAt first: Int = 0) {
+    package mutating func enqueue(_ work: Work, notifications: Int, lane: Lane, startingAt first: Int = 0) {
         guard notifications > first, first >= 0 else { return }
         modify(lane) { queue in
             queue.entries.append(Entry(work: work, next: first, count: notifications))
@@ -53,7 +53,7 @@ public struct LaneScheduler<Work: Sendable>: Sendable {
     }
 
     /// The next notification to dispatch, or nil when both lanes are empty.
-    public mutating func next() -> Slot? {
+    package mutating func next() -> Slot? {
         let lane: Lane
         switch (priority.entries.isEmpty, campaign.entries.isEmpty) {
         case (true, true):
@@ -87,20 +87,20 @@ public struct LaneScheduler<Work: Sendable>: Sendable {
     }
 
     /// Notifications queued on `lane`.
-    public func queuedNotifications(in lane: Lane) -> Int {
+    package func queuedNotifications(in lane: Lane) -> Int {
         lane == .priority ? priority.notifications : campaign.notifications
     }
 
     /// Whether `lane` is below its capacity; when false, pause the lane's partitions.
-    public func hasCapacity(in lane: Lane) -> Bool {
+    package func hasCapacity(in lane: Lane) -> Bool {
         queuedNotifications(in: lane) < configuration.capacityPerLane
     }
 
-    public var isEmpty: Bool { priority.entries.isEmpty && campaign.entries.isEmpty }
+    package var isEmpty: Bool { priority.entries.isEmpty && campaign.entries.isEmpty }
 
     /// Removes queued work (e.g. of partitions revoked in a rebalance, whose records another
     /// worker will now process) and returns it with the index of its first undispatched notification.
-    public mutating func removeAll(where shouldRemove: (Work) -> Bool) -> [(work: Work, firstUndispatched: Int)] {
+    package mutating func removeAll(where shouldRemove: (Work) -> Bool) -> [(work: Work, firstUndispatched: Int)] {
         var removed: [(work: Work, firstUndispatched: Int)] = []
         for lane in Lane.allCases {
             modify(lane) { queue in

@@ -13,18 +13,18 @@ import SalvoAPNs
 ///
 /// Value, version 1: `{"version":1,"topic":T,"partition":P,"offset":O,"job_id":ID,"done":K}`;
 /// key: `<group>|<topic>|<partition>`.
-public struct JobCheckpoint: Sendable, Hashable {
-    public static let schemaVersion = 1
+package struct JobCheckpoint: Sendable, Hashable {
+    package static let schemaVersion = 1
 
-    public var topic: String
-    public var partition: Int32
+    package var topic: String
+    package var partition: Int32
     /// The job's offset in its partition.
-    public var offset: Int64
-    public var jobID: String
+    package var offset: Int64
+    package var jobID: String
     /// Notifications done from the job's first on (indexes among its valid tokens).
-    public var done: Int
+    package var done: Int
 
-    public init(topic: String, partition: Int32, offset: Int64, jobID: String, done: Int) {
+    package init(topic: String, partition: Int32, offset: Int64, jobID: String, done: Int) {
         self.topic = topic
         self.partition = partition
         self.offset = offset
@@ -36,11 +36,11 @@ public struct JobCheckpoint: Sendable, Hashable {
     var partitionKey: SourcePosition.Partition { SourcePosition.Partition(topic: topic, partition: partition) }
 
     /// The record key for consumer group `group`.
-    public static func key(group: String, topic: String, partition: Int32) -> [UInt8] {
+    package static func key(group: String, topic: String, partition: Int32) -> [UInt8] {
         Array("\(group)|\(topic)|\(partition)".utf8)
     }
 
-    public func record(group: String) -> OutgoingRecord {
+    package func record(group: String) -> OutgoingRecord {
         var writer = JSONWriter(capacity: 96 + topic.utf8.count + jobID.utf8.count)
         writer.beginObject()
         writer.member("version", Self.schemaVersion)
@@ -56,7 +56,7 @@ public struct JobCheckpoint: Sendable, Hashable {
     /// Reads a record of consumer group `group`; nil for another group's, a tombstone, or a
     /// record that does not parse (logged by the caller's count, never fatal: it only costs
     /// duplicates).
-    public static func decode(key: [UInt8]?, value: [UInt8]?, group: String) -> JobCheckpoint? {
+    package static func decode(key: [UInt8]?, value: [UInt8]?, group: String) -> JobCheckpoint? {
         guard let key, let value, let keyText = String(validating: key, as: UTF8.self),
             keyText.hasPrefix(group + "|")
         else { return nil }

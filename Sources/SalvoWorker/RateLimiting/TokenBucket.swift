@@ -1,18 +1,18 @@
 import SalvoKafka
 
 /// One rate limit for one key (an app): how long the next send must wait. Delays, never drops.
-public struct TokenBucket<C: Clock>: Sendable where C.Duration == Duration {
-    public let limit: RateLimit
+package struct TokenBucket<C: Clock>: Sendable where C.Duration == Duration {
+    package let limit: RateLimit
     private let epoch: C.Instant
     private var arrival: Int64 = 0
 
-    public init(limit: RateLimit, now: C.Instant) {
+    package init(limit: RateLimit, now: C.Instant) {
         self.limit = limit
         self.epoch = now
     }
 
     /// Reserves one send at `now`; returns the delay before it may go.
-    public mutating func reserve(now: C.Instant) -> Duration {
+    package mutating func reserve(now: C.Instant) -> Duration {
         .nanoseconds(CellRate.reserve(&arrival, now: epoch.duration(to: now).nanoseconds, limit: limit))
     }
 }
