@@ -180,8 +180,7 @@ public final class LoadTestRun: Sendable {
                     let late = clock.now - item.due
                     measurement.produced(
                         job,
-                        lateByNanoseconds: late.components.seconds * 1_000_000_000 + late.components.attoseconds
-                            / 1_000_000_000)
+                        lateByNanoseconds: late.nanoseconds)
                 }
             }
         } catch let error as LoadTestError {
@@ -242,7 +241,7 @@ public final class LoadTestRun: Sendable {
         return LoadTestReport(
             scenario: scenario.name, mockScenario: scenario.mockScenario, runID: runID,
             startMilliseconds: measurement.startMilliseconds, plannedSeconds: scenario.durationSeconds,
-            elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            elapsedSeconds: elapsed.secondsValue,
             completed: completed, snapshot: snapshot, timeline: measurement.timeline(),
             bucketSeconds: measurement.bucketSeconds,
             distribution: measurement.distribution(), consumerLag: measurement.consumerLag(), mockStats: mockStats,

@@ -76,7 +76,7 @@ struct BenchKafkaCommand: AsyncParsableCommand {
     }
 
     private func rate(_ wall: Duration) -> Int {
-        let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        let seconds = wall.secondsValue
         return seconds > 0 ? Int(Double(messages) / seconds) : 0
     }
 

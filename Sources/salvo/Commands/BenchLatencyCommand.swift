@@ -102,7 +102,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             let elapsed = startedAt.duration(to: .now)
             let rate =
                 Double(campaignAcceptedAtEnd - acceptedBefore)
-                / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                / elapsed.secondsValue
             kill(worker.processIdentifier, SIGTERM)
             try? await floor.close()
             guard probe.answered == count else {

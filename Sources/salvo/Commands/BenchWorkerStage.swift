@@ -183,7 +183,7 @@ struct BenchWorkerStage {
         try await launch.awaitExit(of: worker)
         return Result(
             label: label, notifications: measured, cpuSeconds: cpu, mockCPUSeconds: mockCPU,
-            wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
+            wallSeconds: wall.secondsValue,
             peakRSSMegabytes: rss)
     }
 

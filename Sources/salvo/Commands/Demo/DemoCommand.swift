@@ -66,8 +66,9 @@ struct DemoCommand: AsyncParsableCommand {
             report: outcome.report, worker: outcome.worker, mock: outcome.mock,
             setting: DemoSummary.Setting(
                 kafka: kafka.description, mockPort: outcome.mockPort, scale: scale, load: outcome.load),
-            cpuSeconds: CPUTime.current(.process) - cpuBefore, wallSeconds: (ContinuousClock.now - started).seconds,
-            drainSeconds: outcome.drain.seconds, live: outcome.live)
+            cpuSeconds: CPUTime.current(.process) - cpuBefore,
+            wallSeconds: (ContinuousClock.now - started).secondsValue,
+            drainSeconds: outcome.drain.secondsValue, live: outcome.live)
         let text = summary.text
         print("")
         print(text, terminator: "")
