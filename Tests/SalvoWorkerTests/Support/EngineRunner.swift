@@ -4,32 +4,24 @@ import NIOPosix
 import SalvoKafka
 import SalvoTestSupport
 import SalvoWorker
-import ServiceLifecycle
 
-/// One engine running in a `ServiceGroup`, as `salvo worker` runs it: ``shutdown()`` triggers
-/// graceful shutdown (what SIGTERM does) and waits for `run()` to return.
+/// One engine for a test (``WorkerEngineRunner``, as `salvo demo` runs it too), with the tests'
+/// logger and loop group, a scoped `with` and a wait on its statistics.
 final class EngineRunner: Sendable {
-    let engine: WorkerEngine
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let runner: WorkerEngineRunner
+    var engine: WorkerEngine { runner.engine }
 
     static let eventLoopGroup = MultiThreadedEventLoopGroup.singleton
 
     init(_ configuration: WorkerConfiguration) throws {
-        engine = try WorkerEngine(
+        runner = try WorkerEngineRunner(
             configuration: configuration, eventLoopGroup: Self.eventLoopGroup, logger: EngineKafka.logger)
-        group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [engine], logger: EngineKafka.logger))
-        let group = self.group
-        task = Task { try await group.run() }
     }
 
     /// Triggers graceful shutdown and returns how long `run()` took to return.
     @discardableResult
     func shutdown() async throws -> Duration {
-        let started = ContinuousClock.now
-        await group.triggerGracefulShutdown()
-        try await task.value
-        return started.duration(to: .now)
+        try await runner.shutdown()
     }
 
     /// Runs `body` with a started engine and shuts it down on every path.
