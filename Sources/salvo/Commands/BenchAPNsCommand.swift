@@ -6,6 +6,7 @@ import NIOPosix
 import NIOSSL
 import SalvoAPNs
 import SalvoHTTP2
+import SalvoKafka
 import SalvoMockAPNs
 import Synchronization
 
@@ -216,10 +217,7 @@ private struct Measurement {
     }
 
     var cpuPer100k: Double { self.cpu / Double(self.requests) * 100_000 }
-    var rate: Double {
-        let (seconds, attoseconds) = self.wall.components
-        return Double(self.requests) / (Double(seconds) + Double(attoseconds) * 1e-18)
-    }
+    var rate: Double { Double(self.requests) / self.wall.secondsValue }
 }
 
 /// A failure of the benchmark's own machinery (a child process, a missing outcome).
