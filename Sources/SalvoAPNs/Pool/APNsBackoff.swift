@@ -27,8 +27,8 @@ public struct APNsBackoff: Sendable, Hashable {
     /// The delay before reconnect attempt `attempt` (0 for the first after a failure), for a
     /// random fraction `random` in 0…1.
     func delay(attempt: Int, random: Double) -> Duration {
-        let maximumSeconds = Self.seconds(self.maximum)
-        var base = Self.seconds(self.initial)
+        let maximumSeconds = self.maximum / .seconds(1)
+        var base = self.initial / .seconds(1)
         var step = 0
         while step < attempt, base < maximumSeconds {
             base *= self.multiplier
@@ -37,10 +37,5 @@ public struct APNsBackoff: Sendable, Hashable {
         base = min(base, maximumSeconds)
         let factor = 1 - self.jitter * min(max(random, 0), 1)
         return .nanoseconds(Int64(base * factor * 1e9))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }

@@ -11,19 +11,19 @@ import SalvoAPNs
 /// (a no-storage channel takes only expiration 0) needs the channel's policy:
 /// ``request(storagePolicy:)`` applies it when the caller knows it; otherwise APNs answers
 /// `BadExpirationDate`, a permanent refusal.
-public final class BroadcastJob: Sendable {
-    public let id: String
-    public let app: String
-    public let campaignID: String?
-    public let environment: APNsEnvironment.Kind
-    public let bundleID: APNsTopic
-    public let channelID: APNsChannelID
-    public let priority: APNsPriority
-    public let expiration: APNsExpiration
+package final class BroadcastJob: Sendable {
+    package let id: String
+    package let app: String
+    package let campaignID: String?
+    package let environment: APNsEnvironment.Kind
+    package let bundleID: APNsTopic
+    package let channelID: APNsChannelID
+    package let priority: APNsPriority
+    package let expiration: APNsExpiration
     /// The payload's exact bytes (a slice of the message, or `payload_raw`'s text).
-    public let payload: ByteBuffer
+    package let payload: ByteBuffer
     /// What devices would ignore (for `salvo_live_activity_warnings_total`).
-    public let warnings: LiveActivityWarnings
+    package let warnings: LiveActivityWarnings
 
     init(
         id: String, app: String, campaignID: String?, environment: APNsEnvironment.Kind, bundleID: APNsTopic,
@@ -43,13 +43,13 @@ public final class BroadcastJob: Sendable {
     }
 
     /// A broadcast is one request, whatever the audience.
-    public var notificationCount: Int { 1 }
+    package var notificationCount: Int { 1 }
 
     /// The request for ``APNsChannelClient/broadcast(_:credential:environment:)``, with a request
     /// id derived from the job id (a replayed job keeps it).
     /// - Parameter storagePolicy: the channel's, when known: a nonzero expiration on a no-storage
     ///   channel fails here (`invalid_expiration`) instead of at APNs.
-    public func request(storagePolicy: APNsChannelStoragePolicy? = nil) throws(JobRejection) -> APNsBroadcastRequest {
+    package func request(storagePolicy: APNsChannelStoragePolicy? = nil) throws(JobRejection) -> APNsBroadcastRequest {
         do throws(APNsError) {
             let request = try APNsBroadcastRequest(
                 bundleID: self.bundleID, channelID: self.channelID, priority: self.priority,
@@ -64,7 +64,7 @@ public final class BroadcastJob: Sendable {
 
     /// `apns-request-id`, derived from the job id and channel id (a replayed job keeps it, so
     /// replays are recognisable in APNs's answers and in the mock's record).
-    public var requestID: APNsID {
+    package var requestID: APNsID {
         APNsBroadcastRequest.deterministicRequestID(jobID: self.id, channelID: self.channelID)
     }
 }

@@ -5,7 +5,7 @@ import SalvoAPNs
 /// device pushes: delivered; tried again (429, 5xx, not sent, timed out, connection lost); or
 /// dead-lettered (every other refusal, or the request could not be built), with a channel
 /// feedback event when APNs said `ChannelNotRegistered`.
-public enum BroadcastOutcome: Sendable {
+package enum BroadcastOutcome: Sendable {
     case delivered(APNsChannelResponse)
     /// Send again after the delay the policy calls for (the retry topic, like a notification).
     case retry(APNsRetryPolicy, reason: String)
@@ -18,7 +18,7 @@ public enum BroadcastOutcome: Sendable {
     ///   - message: the job's original Kafka message: the dead letter's value, so it can be
     ///     republished once the cause is fixed (as for rejected jobs).
     ///   - attempt: this attempt's number (1 for the first).
-    public static func classify(
+    package static func classify(
         _ result: Result<APNsChannelResponse, APNsError>, job: BroadcastJob, message: ByteBuffer,
         source: SourcePosition?,
         attempt: Int, at time: UTCTimestamp

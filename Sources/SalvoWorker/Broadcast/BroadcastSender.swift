@@ -10,7 +10,7 @@ import Synchronization
 /// `apns-expiration: 0`) is checked before sending: a broadcast with a nonzero expiration first
 /// learns its channel's policy with one channel read, remembered for the channel's life (a policy
 /// never changes). Expiration 0 suits every channel and sends at once.
-public final class BroadcastSender: Sendable {
+package final class BroadcastSender: Sendable {
     private struct App: Sendable {
         var client: APNsChannelClient
         var app: WorkerApp
@@ -28,7 +28,7 @@ public final class BroadcastSender: Sendable {
     ///   - managementEndpoints: where an app's channel-management API is, per environment, when
     ///     it is not Apple's (a mock's `--broadcast-listen`). Apple's environments need none.
     ///     Without an endpoint the storage rule is left to APNs (`BadExpirationDate`).
-    public init<C: Clock>(
+    package init<C: Clock>(
         apps: [String: WorkerApp], managementEndpoints: [String: [APNsEnvironment.Kind: APNsEnvironment]] = [:],
         eventLoopGroup: any EventLoopGroup, tokenProviders: APNsTokenProviderRegistry<C>
     ) throws(APNsError) where C.Duration == Duration {
@@ -50,7 +50,7 @@ public final class BroadcastSender: Sendable {
     /// is an ``APNsError`` (not sent, timed out, no endpoint for the environment, the storage
     /// rule broken); a refusal is a response (also a read's `ChannelNotRegistered`). Feed the
     /// result to ``BroadcastOutcome/classify(_:job:message:source:attempt:at:)``.
-    public func send(_ job: BroadcastJob) async -> Result<APNsChannelResponse, APNsError> {
+    package func send(_ job: BroadcastJob) async -> Result<APNsChannelResponse, APNsError> {
         guard let entry = self.apps[job.app] else {
             return .failure(
                 APNsError(code: .invalidConfiguration, message: "app \"\(job.app)\" is not configured on this worker"))
@@ -114,7 +114,7 @@ public final class BroadcastSender: Sendable {
     }
 
     /// Closes every connection (at drain, after the last broadcast was answered).
-    public func shutdown() async {
+    package func shutdown() async {
         for entry in self.apps.values { await entry.client.shutdown() }
     }
 }

@@ -5,23 +5,23 @@ import SalvoAPNs
 /// stop using it. Keyed by the channel id, so a compacted topic keeps the latest verdict per
 /// channel; told apart from token events by `channel_id` (schema/feedback.schema.json,
 /// `$defs/channel_event`).
-public struct ChannelFeedbackEvent: Sendable, Hashable {
-    public var channelID: APNsChannelID
-    public var app: String
-    public var bundleID: APNsTopic
-    public var environment: APNsEnvironment.Kind
-    public var reason: APNsReason
+package struct ChannelFeedbackEvent: Sendable, Hashable {
+    package var channelID: APNsChannelID
+    package var app: String
+    package var bundleID: APNsTopic
+    package var environment: APNsEnvironment.Kind
+    package var reason: APNsReason
     /// APNs's HTTP status (400).
-    public var status: Int
+    package var status: Int
     /// The `apns-request-id` APNs answered with, else the one sent.
-    public var requestID: String?
-    public var jobID: String
-    public var campaignID: String?
-    public var observedAt: UTCTimestamp
+    package var requestID: String?
+    package var jobID: String
+    package var campaignID: String?
+    package var observedAt: UTCTimestamp
 
     /// The event for APNs's answer to `job`; nil unless the answer says the channel is gone
     /// (`ChannelNotRegistered` with the 400 Apple pairs it with).
-    public init?(job: BroadcastJob, response: APNsChannelResponse, observedAt: UTCTimestamp) {
+    package init?(job: BroadcastJob, response: APNsChannelResponse, observedAt: UTCTimestamp) {
         guard let reason = response.reason, reason.producesChannelFeedback, reason.status == response.status else {
             return nil
         }
@@ -40,7 +40,7 @@ public struct ChannelFeedbackEvent: Sendable, Hashable {
     /// `{"channel_id", "app", "bundle_id", "environment", "apns_reason", "apns_status",
     /// "apns_request_id", "job_id", "campaign_id", "observed_at"}`. Apple's reason and status
     /// have names of their own: a token event's `reason` and `status` take only token reasons.
-    public func encodedValue() -> [UInt8] {
+    package func encodedValue() -> [UInt8] {
         var writer = JSONWriter(capacity: 384)
         writer.beginObject()
         writer.member("channel_id", channelID.string)
@@ -61,7 +61,7 @@ public struct ChannelFeedbackEvent: Sendable, Hashable {
     }
 
     /// The record for the feedback topic, keyed by the channel id.
-    public func record() -> OutgoingRecord {
+    package func record() -> OutgoingRecord {
         OutgoingRecord(key: Array(channelID.string.utf8), value: encodedValue())
     }
 }

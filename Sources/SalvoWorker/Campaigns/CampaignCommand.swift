@@ -5,8 +5,8 @@ import SalvoAPNs
 ///
 /// The Kafka key is the campaign id, so a compacted topic keeps the latest command per campaign
 /// and every record of a campaign lands on one partition, in order.
-public struct CampaignCommand: Sendable, Hashable {
-    public enum Action: String, Sendable, Hashable, CaseIterable {
+package struct CampaignCommand: Sendable, Hashable {
+    package enum Action: String, Sendable, Hashable, CaseIterable {
         /// Notifications not yet sent are dropped with the outcome `cancelled`; later jobs complete
         /// without sending.
         case cancel
@@ -18,18 +18,18 @@ public struct CampaignCommand: Sendable, Hashable {
 
     /// The version this code writes. Readers accept newer versions and ignore members they do not
     /// know: versions only ever add members.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
-    public var campaignID: String
-    public var action: Action
+    package var campaignID: String
+    package var action: Action
     /// Who asked (a person or a system); free text, for the audit trail.
-    public var by: String
+    package var by: String
     /// Why; free text, may be empty.
-    public var reason: String
+    package var reason: String
     /// When the command was given. The latest command per campaign wins, by this time.
-    public var at: UTCTimestamp
+    package var at: UTCTimestamp
 
-    public init(campaignID: String, action: Action, by: String, reason: String = "", at: UTCTimestamp) {
+    package init(campaignID: String, action: Action, by: String, reason: String = "", at: UTCTimestamp) {
         self.campaignID = campaignID
         self.action = action
         self.by = by
@@ -38,10 +38,10 @@ public struct CampaignCommand: Sendable, Hashable {
     }
 
     /// The record key: the campaign id's UTF-8 bytes.
-    public var key: [UInt8] { Array(campaignID.utf8) }
+    package var key: [UInt8] { Array(campaignID.utf8) }
 
     /// `{"version":1,"campaign_id","action","by","reason","at_ms"}`.
-    public func encodedValue() -> [UInt8] {
+    package func encodedValue() -> [UInt8] {
         var writer = JSONWriter(capacity: 128 + campaignID.utf8.count + reason.utf8.count)
         writer.beginObject()
         writer.member("version", Self.schemaVersion)
@@ -56,7 +56,7 @@ public struct CampaignCommand: Sendable, Hashable {
 
     /// Reads a record. The key, when present, must equal the campaign id: compaction works on
     /// the key, so a record filed under another key would outlive or hide the real state.
-    public static func decode(key: [UInt8]?, value: [UInt8]) throws(CampaignRecordError) -> CampaignCommand {
+    package static func decode(key: [UInt8]?, value: [UInt8]) throws(CampaignRecordError) -> CampaignCommand {
         let what = "control record"
         let object = try CampaignRecordJSON.object(value, what: what)
         _ = try CampaignRecordJSON.version(object, what: what)

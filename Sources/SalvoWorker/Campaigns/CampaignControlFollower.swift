@@ -12,7 +12,7 @@ import Synchronization
 /// let initial = try await follower.caughtUp(timeout: .seconds(30))   // before taking jobs
 /// for await state in follower.updates { core.controlChanged(state) }
 /// ```
-public final class CampaignControlFollower: Sendable {
+package final class CampaignControlFollower: Sendable {
     private struct Shared {
         var state = CampaignControlState()
         var isCaughtUp = false
@@ -20,10 +20,10 @@ public final class CampaignControlFollower: Sendable {
         var malformedRecords = 0
     }
 
-    public let topic: String
+    package let topic: String
     /// The latest snapshot after every change (and one when caught up); only the newest is kept
     /// for a slow reader, which is all it needs. One reader.
-    public let updates: AsyncStream<CampaignControlState>
+    package let updates: AsyncStream<CampaignControlState>
     private let continuation: AsyncStream<CampaignControlState>.Continuation
     private let shared = Mutex(Shared())
     private let reader = Mutex<KafkaTopicReader?>(nil)
@@ -32,7 +32,7 @@ public final class CampaignControlFollower: Sendable {
 
     /// - Parameter onChange: Called with each new snapshot on the reader's thread (keep it short,
     ///   e.g. hop to an event loop), as an alternative to iterating `updates`.
-    public init(
+    package init(
         topic: String,
         client: KafkaClientConfiguration,
         fetchWait: Duration = .milliseconds(100),
@@ -54,7 +54,7 @@ public final class CampaignControlFollower: Sendable {
     }
 
     /// Starts reading; fails with `.unknownTopic` when the topic is missing.
-    public func start(timeout: Duration = .seconds(10)) async throws(KafkaError) {
+    package func start(timeout: Duration = .seconds(10)) async throws(KafkaError) {
         guard let reader = reader.withLock({ $0 }) else {
             throw KafkaError(code: .shutdown, message: "the control follower is closed")
         }
@@ -62,18 +62,18 @@ public final class CampaignControlFollower: Sendable {
     }
 
     /// The commands in force now.
-    public var current: CampaignControlState { shared.withLock { $0.state } }
+    package var current: CampaignControlState { shared.withLock { $0.state } }
 
     /// Whether every command produced before `start` has been folded in.
-    public var isCaughtUp: Bool { shared.withLock { $0.isCaughtUp } }
+    package var isCaughtUp: Bool { shared.withLock { $0.isCaughtUp } }
 
     /// Records that could not be read (skipped and logged).
-    public var malformedRecords: Int { shared.withLock { $0.malformedRecords } }
+    package var malformedRecords: Int { shared.withLock { $0.malformedRecords } }
 
     /// Waits until the follower has read the topic to the end it had at start, and returns the
     /// state then. A worker calls it before taking jobs, so it never sends what was cancelled
     /// before it started. Throws `.timedOut` after `timeout` (the broker is unreachable).
-    public func caughtUp(timeout: Duration) async throws(KafkaError) -> CampaignControlState {
+    package func caughtUp(timeout: Duration) async throws(KafkaError) -> CampaignControlState {
         let id = UInt64.random(in: 0...UInt64.max)
         let timer = Task { [self] in
             try? await Task.sleep(for: timeout)
@@ -96,7 +96,7 @@ public final class CampaignControlFollower: Sendable {
     }
 
     /// Stops following. The last snapshot stays readable through `current`.
-    public func close() async {
+    package func close() async {
         let reader = reader.withLock { reader in
             defer { reader = nil }
             return reader

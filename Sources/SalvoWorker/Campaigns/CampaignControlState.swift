@@ -4,16 +4,16 @@
 /// hot path (`decision(for:)` is one dictionary lookup, none at all while no campaign has a
 /// command). Folding is idempotent and, for distinct times, independent of order: a worker that
 /// read the topic from the beginning and one that followed it live agree.
-public struct CampaignControlState: Sendable, Hashable {
+package struct CampaignControlState: Sendable, Hashable {
     /// The command in force per campaign id.
-    public private(set) var commands: [String: CampaignCommand] = [:]
+    package private(set) var commands: [String: CampaignCommand] = [:]
     /// Counts changes of the commands in force, so holders of a snapshot can tell it is stale
     /// without comparing the dictionaries.
-    public private(set) var generation: UInt64 = 0
+    package private(set) var generation: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
-    public init(_ commands: some Sequence<CampaignCommand>) {
+    package init(_ commands: some Sequence<CampaignCommand>) {
         for command in commands { apply(command) }
     }
 
@@ -21,7 +21,7 @@ public struct CampaignControlState: Sendable, Hashable {
     /// the later one applied wins (the log order of the campaign's partition). Returns whether the
     /// command in force changed.
     @discardableResult
-    public mutating func apply(_ command: CampaignCommand) -> Bool {
+    package mutating func apply(_ command: CampaignCommand) -> Bool {
         if let current = commands[command.campaignID] {
             guard command.at >= current.at, command != current else { return false }
         }
@@ -33,14 +33,14 @@ public struct CampaignControlState: Sendable, Hashable {
     /// A tombstone (a record with no value) for the campaign: it is forgotten, as compaction
     /// would forget it. Returns whether anything changed.
     @discardableResult
-    public mutating func remove(campaignID: String) -> Bool {
+    package mutating func remove(campaignID: String) -> Bool {
         guard commands.removeValue(forKey: campaignID) != nil else { return false }
         generation &+= 1
         return true
     }
 
     /// What to do with a notification of `campaignID`; jobs without a campaign are always sent.
-    public func decision(for campaignID: String?) -> CampaignDecision {
+    package func decision(for campaignID: String?) -> CampaignDecision {
         guard let campaignID, !commands.isEmpty, let command = commands[campaignID] else { return .send }
         switch command.action {
         case .cancel: return .cancel
@@ -50,14 +50,14 @@ public struct CampaignControlState: Sendable, Hashable {
     }
 
     /// The command in force for the campaign, if any.
-    public func command(for campaignID: String) -> CampaignCommand? {
+    package func command(for campaignID: String) -> CampaignCommand? {
         commands[campaignID]
     }
 
     /// The campaigns whose decision differs from `previous`, with the new decision: what the core
     /// acts on when a snapshot arrives (`.cancel`: drop their unsent work, `.hold`: park it,
     /// `.send`: release what it parked).
-    public func changes(since previous: CampaignControlState) -> [String: CampaignDecision] {
+    package func changes(since previous: CampaignControlState) -> [String: CampaignDecision] {
         var changes: [String: CampaignDecision] = [:]
         for campaignID in Set(commands.keys).union(previous.commands.keys) {
             let decision = decision(for: campaignID)
@@ -68,7 +68,7 @@ public struct CampaignControlState: Sendable, Hashable {
 
     /// Campaigns whose work must not be sent now (paused or cancelled), for the core to sweep its
     /// queued, delayed and held work when a snapshot arrives.
-    public var stoppedCampaigns: [String: CampaignDecision] {
+    package var stoppedCampaigns: [String: CampaignDecision] {
         commands.compactMapValues { command in
             switch command.action {
             case .cancel: .cancel

@@ -5,21 +5,21 @@
 /// cancelled, so their sum is the number finished. `sent` counts the finished ones APNs answered
 /// (accepted + feedback + dead letters after an answer); `sent + cancelled` is the campaign's total
 /// when none of its tokens was invalid.
-public struct CampaignCounters: Sendable, Hashable {
-    public var sent: Int64 = 0
-    public var accepted: Int64 = 0
+package struct CampaignCounters: Sendable, Hashable {
+    package var sent: Int64 = 0
+    package var accepted: Int64 = 0
     /// Per APNs reason (`Unregistered`, `BadDeviceToken`, …).
-    public var feedback: [String: Int64] = [:]
-    public var deadLettered: Int64 = 0
-    public var cancelled: Int64 = 0
+    package var feedback: [String: Int64] = [:]
+    package var deadLettered: Int64 = 0
+    package var cancelled: Int64 = 0
     /// Notifications waiting for a retry: +1 when one is scheduled, −1 when a retried attempt
     /// ends (whatever its outcome). One worker's value can be negative (another worker finished
     /// a retry it handed over through the retry topic); the fleet's sum is the number waiting.
-    public var retrying: Int64 = 0
+    package var retrying: Int64 = 0
 
-    public init() {}
+    package init() {}
 
-    public init(
+    package init(
         sent: Int64 = 0, accepted: Int64 = 0, feedback: [String: Int64] = [:], deadLettered: Int64 = 0,
         cancelled: Int64 = 0,
         retrying: Int64 = 0
@@ -33,10 +33,10 @@ public struct CampaignCounters: Sendable, Hashable {
     }
 
     /// Notifications that reached a final outcome.
-    public var finished: Int64 { accepted + feedback.values.reduce(0, +) + deadLettered + cancelled }
+    package var finished: Int64 { accepted + feedback.values.reduce(0, +) + deadLettered + cancelled }
 
     /// Counts one outcome; `isRetry`: the attempt that ended was itself a retry.
-    public mutating func count(_ outcome: CampaignOutcome, isRetry: Bool = false, times: Int64 = 1) {
+    package mutating func count(_ outcome: CampaignOutcome, isRetry: Bool = false, times: Int64 = 1) {
         if isRetry { retrying -= times }
         switch outcome {
         case .accepted:
@@ -56,7 +56,7 @@ public struct CampaignCounters: Sendable, Hashable {
     }
 
     /// Adds another worker's counters (merging is a sum: each worker counts only its own work).
-    public mutating func add(_ other: CampaignCounters) {
+    package mutating func add(_ other: CampaignCounters) {
         sent += other.sent
         accepted += other.accepted
         feedback.merge(other.feedback, uniquingKeysWith: +)

@@ -1,6 +1,6 @@
 /// What the worker does with a notification of a campaign, asked before intake and before each
 /// dispatch (docs/campaigns.md).
-public enum CampaignDecision: Sendable, Hashable {
+package enum CampaignDecision: Sendable, Hashable {
     /// No command, or the latest is `resume`: send as usual.
     case send
     /// Paused: keep the work (within the memory bounds, else hand it to the retry topic with a

@@ -1,5 +1,5 @@
 /// What happened to one notification of a campaign, as the progress ledger counts it.
-public enum CampaignOutcome: Sendable, Hashable {
+package enum CampaignOutcome: Sendable, Hashable {
     /// APNs accepted it (200).
     case accepted
     /// APNs said the token is dead or wrong (the feedback reasons, e.g. `Unregistered`).

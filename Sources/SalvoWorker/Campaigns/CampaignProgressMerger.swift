@@ -2,15 +2,15 @@
 ///
 /// Keeps the latest record per key, as compaction would, and decides "latest" by write time, so a
 /// reader that meets an uncompacted topic in any order still ends with each worker's final counts.
-public struct CampaignProgressMerger: Sendable {
-    public private(set) var latest: [CampaignProgressRecord.Key: CampaignProgressRecord] = [:]
+package struct CampaignProgressMerger: Sendable {
+    package private(set) var latest: [CampaignProgressRecord.Key: CampaignProgressRecord] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Folds one record in; an older record of the same key is ignored. Returns whether it
     /// changed anything.
     @discardableResult
-    public mutating func apply(_ record: CampaignProgressRecord) -> Bool {
+    package mutating func apply(_ record: CampaignProgressRecord) -> Bool {
         if let current = latest[record.recordKey], current.publishedAt > record.publishedAt { return false }
         guard latest[record.recordKey] != record else { return false }
         latest[record.recordKey] = record
@@ -18,12 +18,12 @@ public struct CampaignProgressMerger: Sendable {
     }
 
     /// The campaigns with at least one record.
-    public var campaignIDs: [String] {
+    package var campaignIDs: [String] {
         Set(latest.keys.map(\.campaignID)).sorted()
     }
 
     /// The fleet's totals for one campaign, nil when no worker reported it.
-    public func totals(for campaignID: String) -> CampaignProgressTotals? {
+    package func totals(for campaignID: String) -> CampaignProgressTotals? {
         var result: CampaignProgressTotals?
         for record in latest.values where record.campaignID == campaignID {
             guard var totals = result else {

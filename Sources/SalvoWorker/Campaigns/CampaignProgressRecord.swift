@@ -7,24 +7,24 @@ import SalvoAPNs
 /// of every (campaign, worker) pair and the records of all workers can be summed. A worker
 /// instance is one process run: a restarted worker writes under a new id and never overwrites what
 /// its previous run counted.
-public struct CampaignProgressRecord: Sendable, Hashable {
+package struct CampaignProgressRecord: Sendable, Hashable {
     /// The version this code writes; readers accept newer ones (versions only add members).
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
-    public var campaignID: String
+    package var campaignID: String
     /// The worker instance (host, process and a random part).
-    public var worker: String
+    package var worker: String
     /// Distinguishes a campaign's counters in one worker after they were dropped for being idle
     /// and started again, so the new count never overwrites the old one.
-    public var slice: Int64
-    public var counters: CampaignCounters
+    package var slice: Int64
+    package var counters: CampaignCounters
     /// When this worker counted its first and latest outcome of the campaign.
-    public var firstAt: UTCTimestamp
-    public var lastAt: UTCTimestamp
+    package var firstAt: UTCTimestamp
+    package var lastAt: UTCTimestamp
     /// When the record was written.
-    public var publishedAt: UTCTimestamp
+    package var publishedAt: UTCTimestamp
 
-    public init(
+    package init(
         campaignID: String, worker: String, slice: Int64 = 0, counters: CampaignCounters, firstAt: UTCTimestamp,
         lastAt: UTCTimestamp,
         publishedAt: UTCTimestamp
@@ -39,17 +39,17 @@ public struct CampaignProgressRecord: Sendable, Hashable {
     }
 
     /// What compaction and merging tell records apart by.
-    public struct Key: Sendable, Hashable {
-        public var campaignID: String
-        public var worker: String
-        public var slice: Int64
+    package struct Key: Sendable, Hashable {
+        package var campaignID: String
+        package var worker: String
+        package var slice: Int64
     }
 
-    public var recordKey: Key { Key(campaignID: campaignID, worker: worker, slice: slice) }
+    package var recordKey: Key { Key(campaignID: campaignID, worker: worker, slice: slice) }
 
     /// The Kafka key: the JSON array `["<campaign_id>","<worker>",<slice>]` (unambiguous whatever
     /// characters the campaign id holds, and readable in kcat).
-    public var key: [UInt8] {
+    package var key: [UInt8] {
         var writer = JSONWriter(capacity: 32 + campaignID.utf8.count + worker.utf8.count)
         writer.beginArray()
         writer.string(campaignID)
@@ -59,7 +59,7 @@ public struct CampaignProgressRecord: Sendable, Hashable {
         return writer.bytes
     }
 
-    public func encodedValue() -> [UInt8] {
+    package func encodedValue() -> [UInt8] {
         var writer = JSONWriter(capacity: 320 + campaignID.utf8.count)
         writer.beginObject()
         writer.member("version", Self.schemaVersion)
@@ -84,7 +84,7 @@ public struct CampaignProgressRecord: Sendable, Hashable {
         return writer.bytes
     }
 
-    public static func decode(value: [UInt8]) throws(CampaignRecordError) -> CampaignProgressRecord {
+    package static func decode(value: [UInt8]) throws(CampaignRecordError) -> CampaignProgressRecord {
         let what = "progress record"
         let object = try CampaignRecordJSON.object(value, what: what)
         _ = try CampaignRecordJSON.version(object, what: what)

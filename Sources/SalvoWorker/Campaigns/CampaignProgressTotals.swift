@@ -1,16 +1,16 @@
 /// A campaign's progress over the whole fleet: the sum of every worker's latest record.
-public struct CampaignProgressTotals: Sendable, Hashable {
-    public var campaignID: String
-    public var counters: CampaignCounters
+package struct CampaignProgressTotals: Sendable, Hashable {
+    package var campaignID: String
+    package var counters: CampaignCounters
     /// Worker records (instance × slice) that went into the sum.
-    public var records: Int
+    package var records: Int
     /// The first and latest outcome any worker counted.
-    public var firstAt: UTCTimestamp
-    public var lastAt: UTCTimestamp
+    package var firstAt: UTCTimestamp
+    package var lastAt: UTCTimestamp
     /// The newest record's write time: how fresh the totals are.
-    public var publishedAt: UTCTimestamp
+    package var publishedAt: UTCTimestamp
 
-    public init(
+    package init(
         campaignID: String, counters: CampaignCounters, records: Int, firstAt: UTCTimestamp, lastAt: UTCTimestamp,
         publishedAt: UTCTimestamp
     ) {
@@ -24,7 +24,7 @@ public struct CampaignProgressTotals: Sendable, Hashable {
 
     /// Finished notifications per second between the first and the latest outcome; nil before two
     /// distinct instants were seen.
-    public var averageRate: Double? {
+    package var averageRate: Double? {
         let milliseconds = lastAt.millisecondsSince1970 - firstAt.millisecondsSince1970
         guard milliseconds > 0 else { return nil }
         return Double(counters.finished) * 1000 / Double(milliseconds)
@@ -32,7 +32,7 @@ public struct CampaignProgressTotals: Sendable, Hashable {
 
     /// Finished notifications per second from `earlier` to these totals (for a live view); nil
     /// when no time passed between their records.
-    public func rate(since earlier: CampaignProgressTotals) -> Double? {
+    package func rate(since earlier: CampaignProgressTotals) -> Double? {
         let milliseconds = publishedAt.millisecondsSince1970 - earlier.publishedAt.millisecondsSince1970
         guard milliseconds > 0 else { return nil }
         return Double(counters.finished - earlier.counters.finished) * 1000 / Double(milliseconds)

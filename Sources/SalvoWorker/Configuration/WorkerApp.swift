@@ -39,7 +39,7 @@ public struct WorkerApp: Sendable {
     }
 
     /// What the job decoder needs to know about this app.
-    public var profile: AppProfile { AppProfile(bundleID: bundleID, environment: defaultEnvironment) }
+    package var profile: AppProfile { AppProfile(bundleID: bundleID, environment: defaultEnvironment) }
 
     /// Throws when the bundle id is not a topic, the default environment has no endpoint, a pool
     /// setting is out of its range (``ConfigurationBounds``) or the rate limit is. Messages name

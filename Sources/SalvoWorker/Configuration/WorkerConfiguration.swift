@@ -89,7 +89,7 @@ public struct WorkerConfiguration: Sendable {
     }
 
     /// The job decoder's view: app profiles and size limits.
-    public var decoder: JobDecoder.Configuration {
+    package var decoder: JobDecoder.Configuration {
         JobDecoder.Configuration(
             apps: apps.mapValues(\.profile), maximumJobBytes: maximumJobBytes, maximumTokens: maximumTokens)
     }

@@ -10,29 +10,29 @@ import SalvoAPNs
 /// A class, not a struct: a job is handed from the decoding task to the core, queued, and read
 /// for every one of its notifications, and each copy of a struct of ten references costs ten
 /// retains and ten releases. Immutable, hence `Sendable`.
-public final class Job: Sendable {
-    public let id: String
-    public let app: String
-    public let campaignID: String?
+package final class Job: Sendable {
+    package let id: String
+    package let app: String
+    package let campaignID: String?
     /// The job's `environment`, or the app's when the job has none.
-    public let environment: APNsEnvironment.Kind
+    package let environment: APNsEnvironment.Kind
     /// Topic, push type, priority, expiration and collapse id, validated and encoded once.
-    public let headers: APNsRequestHeaders
+    package let headers: APNsRequestHeaders
     /// The payload's exact bytes: a slice of the message for `payload`, the unescaped text for
     /// `payload_raw`. Every token without a per-token override sends these bytes unchanged.
-    public let payload: ByteBuffer
+    package let payload: ByteBuffer
     /// The well-formed tokens, in message order.
-    public let tokens: JobTokenList
+    package let tokens: JobTokenList
     /// Per-token badge overrides (`per_token`). Overrides for tokens the job does not list are
     /// kept but never used.
-    public let badges: [DeviceToken: Int]
+    package let badges: [DeviceToken: Int]
     /// Tokens of `tokens` that are not well formed; each is dead-lettered, the rest proceed.
-    public let rejectedTokens: [TokenRejection]
+    package let rejectedTokens: [TokenRejection]
     /// Where badges are spliced; nil when the job has no overrides.
     let badgeSplice: BadgeSplice?
     /// For `liveactivity` jobs: what devices would ignore in the payload (for
     /// `salvo_live_activity_warnings_total`); empty otherwise.
-    public let liveActivityWarnings: LiveActivityWarnings
+    package let liveActivityWarnings: LiveActivityWarnings
 
     init(
         id: String,
@@ -61,18 +61,18 @@ public final class Job: Sendable {
     }
 
     /// How many notifications the job fans out to (its well-formed tokens; duplicates included).
-    public var notificationCount: Int { tokens.count }
+    package var notificationCount: Int { tokens.count }
 
     /// What every notification of this job, read from `source`, carries about it.
     /// - Parameter ledgerGeneration: Default: 0 (not tracked by a ledger).
-    public func reference(source: SourcePosition, ledgerGeneration: JobLedger.Generation = 0) -> JobReference {
+    package func reference(source: SourcePosition, ledgerGeneration: JobLedger.Generation = 0) -> JobReference {
         JobReference(
             id: id, app: app, campaignID: campaignID, environment: environment, source: source,
             ledgerGeneration: ledgerGeneration)
     }
 
     /// The payload `token` receives: the shared bytes, or a copy with its badge spliced in.
-    public func payload(for token: DeviceToken) -> ByteBuffer {
+    package func payload(for token: DeviceToken) -> ByteBuffer {
         splicedPayload(for: token) ?? payload
     }
 
@@ -83,19 +83,19 @@ public final class Job: Sendable {
     }
 
     /// The part every notification of this job shares, for ``notification(at:shared:attempt:)``.
-    public func shared(_ reference: JobReference) -> PushNotification.Shared {
+    package func shared(_ reference: JobReference) -> PushNotification.Shared {
         PushNotification.Shared(job: reference, headers: headers, payload: payload)
     }
 
     /// The notification for the token at `index`.
     /// - Parameter attempt: Default: 1; records of the retry topic continue their count.
-    public func notification(at index: Int, job reference: JobReference, attempt: Int = 1) -> PushNotification {
+    package func notification(at index: Int, job reference: JobReference, attempt: Int = 1) -> PushNotification {
         notification(at: index, shared: shared(reference), attempt: attempt)
     }
 
     /// The notification for the token at `index`, sharing `shared` (built once for the job) with
     /// the job's other notifications.
-    public func notification(at index: Int, shared: PushNotification.Shared, attempt: Int = 1) -> PushNotification {
+    package func notification(at index: Int, shared: PushNotification.Shared, attempt: Int = 1) -> PushNotification {
         let token = tokens[index]
         return PushNotification(
             shared: shared, token: token, ownPayload: splicedPayload(for: token),

@@ -5,7 +5,7 @@ extension JobDecoder {
     /// Decodes one message of either kind: a job with `channel_id` is a ``BroadcastJob``, any other
     /// a device-token ``Job`` (exactly as ``decode(_:)`` reads it). The job keeps `message`'s
     /// storage alive.
-    public func decodeAny(_ message: ByteBuffer) -> Result<DecodedJob, JobRejection> {
+    package func decodeAny(_ message: ByteBuffer) -> Result<DecodedJob, JobRejection> {
         var fields = JobFields()
         return Result { () throws(JobRejection) -> DecodedJob in
             do throws(JobRejection) {

@@ -4,15 +4,15 @@ import SalvoAPNs
 /// Turns a Kafka message into a ``Job``, or into the ``JobRejection`` that is dead-lettered
 /// instead. The payload's bytes are sliced out of the message, never decoded and re-encoded;
 /// tokens are validated in place (docs/jobs.md has the schema and every rule applied here).
-public struct JobDecoder: Sendable {
-    public let configuration: Configuration
+package struct JobDecoder: Sendable {
+    package let configuration: Configuration
     /// `configuration.apps`, each with the headers of an alert with every header field defaulted,
     /// the common shape of a per-user push, built once. Jobs of that shape share them: no header
     /// allocations per job, and the connection's encoder recognizes its cached header block by
     /// identity. One lookup per job finds both.
     let apps: [String: (profile: AppProfile, defaultAlertHeaders: APNsRequestHeaders?)]
 
-    public init(configuration: Configuration) throws(SalvoWorkerError) {
+    package init(configuration: Configuration) throws(SalvoWorkerError) {
         try configuration.validate()
         self.configuration = configuration
         self.apps = configuration.apps.mapValues { app in
@@ -21,7 +21,7 @@ public struct JobDecoder: Sendable {
     }
 
     /// Decodes one message. The job keeps `message`'s storage alive (payload and tokens point into it).
-    public func decode(_ message: ByteBuffer) -> Result<Job, JobRejection> {
+    package func decode(_ message: ByteBuffer) -> Result<Job, JobRejection> {
         var fields = JobFields()
         return Result { () throws(JobRejection) in try decode(message, into: &fields, readsRetry: false) }
     }

@@ -3,21 +3,21 @@ import SalvoAPNs
 /// What every notification of a job carries about the job: enough to write its feedback events,
 /// dead letters and retry records, and to find its ledger entry. Strings are shared, not copied,
 /// between the notifications of a campaign.
-public struct JobReference: Sendable, Hashable {
+package struct JobReference: Sendable, Hashable {
     /// The job's `id`.
-    public var id: String
+    package var id: String
     /// The app (credential) name.
-    public var app: String
-    public var campaignID: String?
-    public var environment: APNsEnvironment.Kind
+    package var app: String
+    package var campaignID: String?
+    package var environment: APNsEnvironment.Kind
     /// The Kafka record the notification came from (a job, or a retry record).
-    public var source: SourcePosition
+    package var source: SourcePosition
     /// The ledger entry's ``JobLedger/Generation`` when the job was opened, so an outcome that
     /// outlives a revocation of its partition is not counted against the job's next opening.
     /// Not part of any record the worker writes.
-    public var ledgerGeneration: JobLedger.Generation
+    package var ledgerGeneration: JobLedger.Generation
 
-    public init(
+    package init(
         id: String, app: String, campaignID: String? = nil, environment: APNsEnvironment.Kind, source: SourcePosition,
         ledgerGeneration: JobLedger.Generation = 0
     ) {

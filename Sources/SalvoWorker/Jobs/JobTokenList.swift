@@ -5,7 +5,7 @@ import SalvoAPNs
 /// message rather than as 100,000 separate arrays. A token becomes a ``DeviceToken`` only when its
 /// notification is built, so memory for a campaign is the message itself plus 8 bytes per token,
 /// and decoding touches each token's bytes once.
-public struct JobTokenList: Sendable, RandomAccessCollection {
+package struct JobTokenList: Sendable, RandomAccessCollection {
     /// The message the positions point into (shared storage, never copied).
     private let message: ByteBuffer
     /// Per token: offset (relative to the message's reader index) in the high bits, hex length in
@@ -25,10 +25,10 @@ public struct JobTokenList: Sendable, RandomAccessCollection {
         spans.append(UInt64(range.lowerBound) << 8 | UInt64(range.count))
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { spans.count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { spans.count }
 
-    public subscript(position: Int) -> DeviceToken {
+    package subscript(position: Int) -> DeviceToken {
         let span = spans[position]
         let offset = Int(span >> 8)
         let length = Int(span & 0xFF)

@@ -1,17 +1,17 @@
 /// One token of a campaign that cannot be sent, while the rest of the job proceeds. Each becomes
 /// a dead letter of its own (reason `invalid_token`), so the job's offset still commits.
-public struct TokenRejection: Sendable, Hashable {
+package struct TokenRejection: Sendable, Hashable {
     /// Longest token text kept, in bytes; a longer string is cut (it is garbage anyway).
-    public static let maximumTextLength = 256
+    package static let maximumTextLength = 256
 
     /// Position in the job's `tokens` array.
-    public var index: Int
+    package var index: Int
     /// The string as sent, decoded and cut to ``maximumTextLength`` bytes.
-    public var text: String
-    public var reason: JobRejection.Reason
-    public var message: String
+    package var text: String
+    package var reason: JobRejection.Reason
+    package var message: String
 
-    public init(index: Int, text: String, reason: JobRejection.Reason = .invalidToken, message: String) {
+    package init(index: Int, text: String, reason: JobRejection.Reason = .invalidToken, message: String) {
         self.index = index
         self.text = text
         self.reason = reason

@@ -14,8 +14,8 @@
 /// position; an outcome of a send made for the old entry, arriving late, carries the old
 /// generation and is ignored — otherwise it would finish the new entry one notification early
 /// and commit its offset while a real send is still in flight.
-public struct JobLedger: Sendable {
-    public enum Action: Sendable, Hashable {
+package struct JobLedger: Sendable {
+    package enum Action: Sendable, Hashable {
         /// Nothing to do yet.
         case none
         /// The job is done: mark its offset for commit (the offset tracker finds the
@@ -24,30 +24,30 @@ public struct JobLedger: Sendable {
     }
 
     /// Which opening of a position an event belongs to; never reused within one ledger.
-    public typealias Generation = UInt64
+    package typealias Generation = UInt64
 
     /// What a job still waits for.
-    public struct Outstanding: Sendable, Hashable {
+    package struct Outstanding: Sendable, Hashable {
         /// The opening this entry is; events of any other one are stale.
-        public var generation: Generation
+        package var generation: Generation
         /// The job's position, less its topic: checked against every event's position without
         /// copying (and so retaining) the topic string.
         var partition: Int32
         var offset: Int64
         /// Notifications not yet terminal.
-        public var notifications: Int
+        package var notifications: Int
         /// Notifications the job opened with.
-        public var total: Int
+        package var total: Int
         /// The done prefix of a job of several tokens (nil for one token: nothing to resume).
-        public var progress: TokenProgress?
-        public var recordsEnqueued: Int
-        public var recordsAcknowledged: Int
+        package var progress: TokenProgress?
+        package var recordsEnqueued: Int
+        package var recordsAcknowledged: Int
         /// Notifications dropped unsent (their partition is being revoked): the job never
         /// completes here, and the next owner sends them.
-        public var abandoned = 0
+        package var abandoned = 0
 
         /// Records enqueued but not yet acknowledged.
-        public var unacknowledgedRecords: Int { recordsEnqueued - recordsAcknowledged }
+        package var unacknowledgedRecords: Int { recordsEnqueued - recordsAcknowledged }
 
         /// Nothing of the job is in flight here any more: every notification is terminal or
         /// abandoned and every record acknowledged.
@@ -65,31 +65,31 @@ public struct JobLedger: Sendable {
     private var nextGeneration: Generation = 1
     /// Notifications of every job completed so far (a job counts all it opened with when it
     /// completes): the core reads the growth after each `.completed` action.
-    public private(set) var notificationsCompleted = 0
+    package private(set) var notificationsCompleted = 0
 
-    public init() {}
+    package init() {}
 
     /// Jobs not yet completed.
-    public var openJobs: Int { jobs.count }
+    package var openJobs: Int { jobs.count }
 
     /// Whether `job` has an open entry (one lookup; ``outstanding(for:)`` takes two).
-    public func isOpen(_ job: SourcePosition) -> Bool {
+    package func isOpen(_ job: SourcePosition) -> Bool {
         generations[job] != nil
     }
 
-    public func outstanding(for job: SourcePosition) -> Outstanding? {
+    package func outstanding(for job: SourcePosition) -> Outstanding? {
         generations[job].flatMap { jobs[$0] }
     }
 
     /// The generation of `job`'s open entry, which its events must carry; 0 when it is not open.
-    public func generation(of job: SourcePosition) -> Generation {
+    package func generation(of job: SourcePosition) -> Generation {
         generations[job] ?? 0
     }
 
     /// Starts tracking a job with `notifications` notifications, and `records` records already
     /// enqueued for it (dead letters of rejected tokens, or of the whole job). Call it before
     /// producing any of the job's records. A job with nothing outstanding completes at once.
-    public mutating func open(_ job: SourcePosition, notifications: Int, records: Int = 0) -> Action {
+    package mutating func open(_ job: SourcePosition, notifications: Int, records: Int = 0) -> Action {
         opening(job, notifications: notifications, records: records).action
     }
 
@@ -98,7 +98,7 @@ public struct JobLedger: Sendable {
     ///
     /// `progress`: the job's token progress when its checkpoint is kept (a job of several tokens;
     /// `notifications` is then what is left after the prefix a checkpoint skipped).
-    public mutating func opening(
+    package mutating func opening(
         _ job: SourcePosition, notifications: Int, records: Int = 0, progress: TokenProgress? = nil
     ) -> (action: Action, generation: Generation) {
         precondition(notifications >= 0 && records >= 0, "counts are never negative")
@@ -125,7 +125,7 @@ public struct JobLedger: Sendable {
     /// `tokenRecords`: how many of `records` wait for their acknowledgement before it is done
     /// there (a hand-off record covering several tokens counts once in `records` and once per
     /// token here).
-    public mutating func notificationFinished(
+    package mutating func notificationFinished(
         _ job: SourcePosition, generation: Generation, records: Int = 0, index: Int32 = 0, tokenRecords: Int? = nil
     ) -> Action {
         update(job, generation) { outstanding in
@@ -139,7 +139,7 @@ public struct JobLedger: Sendable {
 
     /// More records were enqueued for `job` without finishing a notification (e.g. the retry
     /// scheduler's shutdown hand-off batches several notifications into one record).
-    public mutating func recordsEnqueued(_ job: SourcePosition, generation: Generation, count: Int) -> Action {
+    package mutating func recordsEnqueued(_ job: SourcePosition, generation: Generation, count: Int) -> Action {
         update(job, generation) { outstanding in
             precondition(count >= 0, "counts are never negative")
             outstanding.recordsEnqueued += count
@@ -148,7 +148,7 @@ public struct JobLedger: Sendable {
 
     /// `count` notifications of `job` were dropped unsent because its partition is being revoked:
     /// the entry stops waiting for them but never completes (the next owner sends them).
-    public mutating func abandon(_ job: SourcePosition, generation: Generation, count: Int) {
+    package mutating func abandon(_ job: SourcePosition, generation: Generation, count: Int) {
         precondition(count >= 0, "counts are never negative")
         _ = update(job, generation) { outstanding in
             precondition(outstanding.notifications >= count, "job \(job) abandoned more notifications than it has")
@@ -160,7 +160,7 @@ public struct JobLedger: Sendable {
     /// Open entries in the partitions `isSelected` picks that still wait for an answer or an
     /// acknowledgement (a revoke waits for these before committing). Walks every open entry:
     /// called a few times per rebalance, never per notification.
-    public func unsettledCount(where isSelected: (SourcePosition) -> Bool) -> Int {
+    package func unsettledCount(where isSelected: (SourcePosition) -> Bool) -> Int {
         var count = 0
         for (job, generation) in generations where isSelected(job) {
             if let outstanding = jobs[generation], !outstanding.isSettled { count += 1 }
@@ -170,7 +170,7 @@ public struct JobLedger: Sendable {
 
     /// Kafka acknowledged one record of `job`, caused by the notifications at `indices` (none for
     /// a record of the whole job).
-    public mutating func recordAcknowledged(
+    package mutating func recordAcknowledged(
         _ job: SourcePosition, generation: Generation, indices: [Int32] = []
     ) -> Action {
         update(job, generation) { outstanding in
@@ -200,7 +200,7 @@ public struct JobLedger: Sendable {
 
     /// Forgets jobs that are no longer this worker's (partitions revoked in a rebalance); their
     /// offsets are not committed here and events still arriving for them are ignored.
-    public mutating func forget(where shouldForget: (SourcePosition) -> Bool) {
+    package mutating func forget(where shouldForget: (SourcePosition) -> Bool) {
         var forgotten: [Generation] = []
         generations = generations.filter { job, generation in
             guard shouldForget(job) else { return true }

@@ -6,17 +6,17 @@
 /// notification whose record was lost would lose that record. Abandoned notifications (a revoke)
 /// are never done, so the prefix stops before them. Kept in the ledger entry and changed in place
 /// there, so marking never copies the bits.
-public struct TokenProgress: Sendable, Hashable {
-    public let jobID: String
-    public let count: Int
+package struct TokenProgress: Sendable, Hashable {
+    package let jobID: String
+    package let count: Int
     /// The done prefix: every index below it is done.
-    public private(set) var prefix: Int
+    package private(set) var prefix: Int
     private var bits: [UInt64]
     /// Unacknowledged records per token index (rare: only rejected or handed-off tokens).
     private var pendingRecords: [Int32: Int] = [:]
 
     /// `first`: the prefix a checkpoint already skipped.
-    public init(jobID: String, count: Int, first: Int = 0) {
+    package init(jobID: String, count: Int, first: Int = 0) {
         self.jobID = jobID
         self.count = count
         self.prefix = first

@@ -6,12 +6,12 @@ import Prometheus
 /// `salvo worker` calls ``bootstrapMetricsSystem()`` once per process (swift-metrics allows one
 /// bootstrap) and hands ``registry`` to ``WorkerOperationsServer``. Tests build their own
 /// instance and use ``factory`` directly, so several workers can share a test process.
-public struct WorkerMetricsBootstrap: Sendable {
-    public let registry: PrometheusCollectorRegistry
+package struct WorkerMetricsBootstrap: Sendable {
+    package let registry: PrometheusCollectorRegistry
     /// Every family gets its `# HELP` line from ``WorkerMetricCatalog``.
     package let factory: WorkerMetricsFactory
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         self.factory = WorkerMetricsFactory(
             registry: registry, help: WorkerMetricCatalog.help, durationBuckets: WorkerMetricCatalog.durationBuckets)
@@ -19,13 +19,13 @@ public struct WorkerMetricsBootstrap: Sendable {
 
     /// Makes every swift-metrics `Counter`, `Gauge` and `Timer` of the process export here. Call
     /// once per process, before any metric is created.
-    public func bootstrapMetricsSystem() {
+    package func bootstrapMetricsSystem() {
         MetricsSystem.bootstrap(factory)
     }
 
     /// `salvo_build_info{version, librdkafka, nghttp2} 1`: which build and which C libraries a
     /// worker runs, to compare across a fleet (`salvo version` prints the same).
-    public func publishBuildInfo(version: String, librdkafka: String, nghttp2: String) {
+    package func publishBuildInfo(version: String, librdkafka: String, nghttp2: String) {
         Metrics.Gauge(
             label: "salvo_build_info",
             dimensions: [("version", version), ("librdkafka", librdkafka), ("nghttp2", nghttp2)],

@@ -13,7 +13,7 @@ import Synchronization
 /// A `Service`: `run()` binds, serves until graceful shutdown or cancellation, then closes. Put
 /// it *first* in the worker's `ServiceGroup`: services shut down in reverse order, so the
 /// listener keeps answering scrapes and probes (readiness 503) while the engine drains.
-public final class WorkerOperationsServer: Service, Sendable {
+package final class WorkerOperationsServer: Service, Sendable {
     private let listener: WorkerOperationsListener
     private let router: WorkerOperationsRouter
     private let eventLoopGroup: any EventLoopGroup
@@ -23,7 +23,7 @@ public final class WorkerOperationsServer: Service, Sendable {
     /// - Parameters:
     ///   - registry: Where the worker's metrics live (``WorkerMetricsBootstrap/registry``).
     ///   - probes: Polled on every `/health/*` request; each must be cheap and never block.
-    public init(
+    package init(
         listener: WorkerOperationsListener,
         registry: PrometheusCollectorRegistry,
         probes: WorkerProbes,
@@ -37,7 +37,7 @@ public final class WorkerOperationsServer: Service, Sendable {
     }
 
     /// A listener whose startup and liveness probes always answer 200.
-    public convenience init(
+    package convenience init(
         listener: WorkerOperationsListener,
         registry: PrometheusCollectorRegistry,
         isReady: @escaping @Sendable () -> Bool,
@@ -50,14 +50,14 @@ public final class WorkerOperationsServer: Service, Sendable {
     }
 
     /// The bound port (the one picked when the listener asked for port 0), nil unless listening.
-    public var port: Int? {
+    package var port: Int? {
         state.withLock { $0.channel?.localAddress?.port }
     }
 
     /// Binds the listener and returns the bound port. Calling it again while listening returns
     /// the same port; after `shutdown()` it throws.
     @discardableResult
-    public func start() async throws(SalvoWorkerError) -> Int {
+    package func start() async throws(SalvoWorkerError) -> Int {
         switch state.withLock({ $0.startRequested() }) {
         case .alreadyListening:
             if let port { return port }
@@ -90,7 +90,7 @@ public final class WorkerOperationsServer: Service, Sendable {
 
     /// Binds (unless `start()` already did), serves until graceful shutdown or cancellation, and
     /// closes the listener.
-    public func run() async throws {
+    package func run() async throws {
         try await start()
         guard let channel = state.withLock({ $0.channel }) else { return }
         try? await withTaskCancellationOrGracefulShutdownHandler {
@@ -102,7 +102,7 @@ public final class WorkerOperationsServer: Service, Sendable {
 
     /// Stops listening and waits until the listening socket is closed. Open connections finish
     /// the request they are answering.
-    public func shutdown() async {
+    package func shutdown() async {
         guard let channel = closeListener() else { return }
         try? await channel.closeFuture.get()
     }

@@ -6,12 +6,12 @@
 /// | `/health/started` | startup | the engine runs: Kafka clients created, APNs pools started, core running |
 /// | `/health/live` | liveness | the engine's dispatch loop beats (``WorkerEngine/isLive``); always during start-up and drain |
 /// | `/health/ready` | readiness | at least one partition assigned and not draining (``WorkerEngine/isReady``) |
-public struct WorkerProbes: Sendable {
-    public var started: @Sendable () -> Bool
-    public var live: @Sendable () -> Bool
-    public var ready: @Sendable () -> Bool
+package struct WorkerProbes: Sendable {
+    package var started: @Sendable () -> Bool
+    package var live: @Sendable () -> Bool
+    package var ready: @Sendable () -> Bool
 
-    public init(
+    package init(
         started: @escaping @Sendable () -> Bool = { true }, live: @escaping @Sendable () -> Bool = { true },
         ready: @escaping @Sendable () -> Bool
     ) {
@@ -21,7 +21,7 @@ public struct WorkerProbes: Sendable {
     }
 
     /// The probes of a running engine.
-    public init(engine: WorkerEngine) {
+    package init(engine: WorkerEngine) {
         self.init(started: { engine.hasStarted }, live: { engine.isLive }, ready: { engine.isReady })
     }
 }

@@ -3,7 +3,7 @@ import SalvoAPNs
 /// What became of one send, as the APNs pool reports it. Keeps *rejected* (APNs answered) apart
 /// from *not sent* (APNs never processed the request), because only the second is always safe to
 /// replay at once.
-public enum DeliveryResult: Sendable {
+package enum DeliveryResult: Sendable {
     /// APNs answered 200.
     case accepted
     /// APNs answered with an error status.
@@ -23,7 +23,7 @@ public enum DeliveryResult: Sendable {
 
     /// Maps the pool's answer: a 200 response is accepted, any other status rejected; an
     /// ``APNsError`` is not-sent, rejected (it carries the response) or invalid, by its code.
-    public init(_ result: Result<APNsResponse, APNsError>) {
+    package init(_ result: Result<APNsResponse, APNsError>) {
         switch result {
         case .success(let response) where response.isAccepted:
             self = .accepted

@@ -1,5 +1,5 @@
 /// What to do with a notification after a send, as decided by ``OutcomeClassifier``.
-public enum Outcome: Sendable, Hashable {
+package enum Outcome: Sendable, Hashable {
     /// Accepted by APNs: terminal.
     case delivered
     /// Never deliverable: produce the feedback event and/or dead letter (at least one is present);

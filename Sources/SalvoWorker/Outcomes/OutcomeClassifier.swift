@@ -20,14 +20,14 @@ import SalvoAPNs
 /// publishes no feedback event.
 /// Every retry path is bounded by `maximumAttempts`, then dead-lettered (`retries_exhausted`).
 public struct OutcomeClassifier: Sendable {
-    public let configuration: Configuration
+    package let configuration: Configuration
 
-    public init(configuration: Configuration = Configuration()) throws(SalvoWorkerError) {
+    package init(configuration: Configuration = Configuration()) throws(SalvoWorkerError) {
         try configuration.validate()
         self.configuration = configuration
     }
 
-    public func classify(_ result: DeliveryResult, of notification: PushNotification, at time: UTCTimestamp) -> Outcome
+    package func classify(_ result: DeliveryResult, of notification: PushNotification, at time: UTCTimestamp) -> Outcome
     {
         switch result {
         case .accepted:

@@ -2,8 +2,8 @@ import SalvoAPNs
 
 /// Why a notification waits for another attempt, which decides how long: a device-specific limit
 /// delays that token; APNs being unwell or unreachable backs off exponentially with jitter.
-public struct RetryReason: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+package struct RetryReason: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// 429 TooManyRequests: this device token received too many notifications.
         case tooManyRequests = "too_many_requests"
         /// 5xx, Shutdown, TooManyProviderTokenUpdates, or an unknown retryable answer.
@@ -17,13 +17,13 @@ public struct RetryReason: Sendable, Hashable, CustomStringConvertible {
         case providerTokenExpired = "provider_token_expired"
     }
 
-    public var kind: Kind
-    public var apnsStatus: Int?
-    public var apnsReason: String?
+    package var kind: Kind
+    package var apnsStatus: Int?
+    package var apnsReason: String?
     /// The transport's words for ``Kind/notSent``.
-    public var cause: String?
+    package var cause: String?
 
-    public init(kind: Kind, apnsStatus: Int? = nil, apnsReason: String? = nil, cause: String? = nil) {
+    package init(kind: Kind, apnsStatus: Int? = nil, apnsReason: String? = nil, cause: String? = nil) {
         self.kind = kind
         self.apnsStatus = apnsStatus
         self.apnsReason = apnsReason
@@ -37,14 +37,14 @@ public struct RetryReason: Sendable, Hashable, CustomStringConvertible {
 
     /// The `reason` label of its metrics: Apple's reason when it is a documented one, `other`
     /// for any other, or the kind when APNs gave none.
-    public var metricLabel: String {
+    package var metricLabel: String {
         apnsReason.map(APNsReason.metricLabel) ?? kind.rawValue
     }
 
     /// Whether the delay is the per-device-token one rather than the exponential backoff.
-    public var isPerDeviceToken: Bool { kind == .tooManyRequests }
+    package var isPerDeviceToken: Bool { kind == .tooManyRequests }
 
-    public var description: String {
+    package var description: String {
         var text = kind.rawValue
         if let apnsStatus { text += " \(apnsStatus)" }
         if let apnsReason { text += " \(apnsReason)" }

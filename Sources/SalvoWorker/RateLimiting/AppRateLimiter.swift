@@ -1,39 +1,39 @@
 /// Per-app send rates: each app (credential) may have its own limit, or the default, or none.
 /// Over the limit, a send is delayed, never dropped; the delay also backs pressure up through the
 /// lanes to the Kafka consumer.
-public struct AppRateLimiter<C: Clock>: Sendable where C.Duration == Duration {
+package struct AppRateLimiter<C: Clock>: Sendable where C.Duration == Duration {
     /// Limits by app name. Checked once, by ``validate()``.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// Limits for particular apps.
-        public var limits: [String: RateLimit]
+        package var limits: [String: RateLimit]
         /// The limit of every app not in `limits`; nil for none. Apple publishes no per-app limit,
         /// so this is for operators protecting a shared key or a downstream. Default: nil.
-        public var defaultLimit: RateLimit?
+        package var defaultLimit: RateLimit?
 
-        public init(limits: [String: RateLimit] = [:], defaultLimit: RateLimit? = nil) {
+        package init(limits: [String: RateLimit] = [:], defaultLimit: RateLimit? = nil) {
             self.limits = limits
             self.defaultLimit = defaultLimit
         }
 
-        public func validate() throws(SalvoWorkerError) {
+        package func validate() throws(SalvoWorkerError) {
             for (app, limit) in limits { try limit.validate("limit of app \"\(app)\"") }
             try defaultLimit?.validate("defaultLimit")
         }
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private var buckets: [String: TokenBucket<C>] = [:]
     /// The app asked for last, when it has no limit: a campaign asks for one app thousands of
     /// times in a row, and an equal string is found without hashing it twice.
     private var lastUnlimitedApp: String?
 
-    public init(configuration: Configuration) throws(SalvoWorkerError) {
+    package init(configuration: Configuration) throws(SalvoWorkerError) {
         try configuration.validate()
         self.configuration = configuration
     }
 
     /// Reserves one send for `app` at `now`; returns how long it must wait.
-    public mutating func reserve(app: String, now: C.Instant) -> Duration {
+    package mutating func reserve(app: String, now: C.Instant) -> Duration {
         if app == lastUnlimitedApp { return .zero }
         if let delay = buckets[app]?.reserve(now: now) { return delay }
         guard let limit = configuration.limits[app] ?? configuration.defaultLimit else {

@@ -10,21 +10,21 @@ import SalvoKafka
 /// still constrains (counted in ``activeEvictions``) only forgets a limit early, so the table
 /// can under-limit under extreme churn but never blocks or drops. Two tokens with the same 64-bit
 /// hash share a limit.
-public struct DeviceRateLimiter<C: Clock>: Sendable where C.Duration == Duration {
+package struct DeviceRateLimiter<C: Clock>: Sendable where C.Duration == Duration {
     /// Checked once, by ``validate()``.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// The limit per device token. Default: 2/s with a burst of 20 (chat-like bursts pass,
         /// a loop does not).
-        public var limit: RateLimit
+        package var limit: RateLimit
         /// Slots in the table; a power of two ≥ 4. Default: 65,536.
-        public var slotCount: Int
+        package var slotCount: Int
 
-        public init(limit: RateLimit = RateLimit(perSecond: 2, burst: 20), slotCount: Int = 65_536) {
+        package init(limit: RateLimit = RateLimit(perSecond: 2, burst: 20), slotCount: Int = 65_536) {
             self.limit = limit
             self.slotCount = slotCount
         }
 
-        public func validate() throws(SalvoWorkerError) {
+        package func validate() throws(SalvoWorkerError) {
             try limit.validate("device limit")
             guard slotCount >= DeviceRateLimiter.ways, slotCount.nonzeroBitCount == 1 else {
                 throw .invalidConfiguration(
@@ -36,17 +36,17 @@ public struct DeviceRateLimiter<C: Clock>: Sendable where C.Duration == Duration
     /// Slots per set.
     static var ways: Int { 4 }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let epoch: C.Instant
     /// Hash of the token in each slot; 0 marks an empty slot.
     private var hashes: [UInt64]
     private var arrivals: [Int64]
     /// Slots taken over from another token.
-    public private(set) var evictions = 0
+    package private(set) var evictions = 0
     /// Evictions of a token whose limit still applied (a sign the table is too small).
-    public private(set) var activeEvictions = 0
+    package private(set) var activeEvictions = 0
 
-    public init(configuration: Configuration = Configuration(), now: C.Instant) throws(SalvoWorkerError) {
+    package init(configuration: Configuration = Configuration(), now: C.Instant) throws(SalvoWorkerError) {
         try configuration.validate()
         self.configuration = configuration
         self.epoch = now
@@ -55,20 +55,20 @@ public struct DeviceRateLimiter<C: Clock>: Sendable where C.Duration == Duration
     }
 
     /// Reserves one send to `token` at `now`; returns how long it must wait.
-    public mutating func reserve(_ token: DeviceToken, now: C.Instant) -> Duration {
+    package mutating func reserve(_ token: DeviceToken, now: C.Instant) -> Duration {
         let time = nanoseconds(now)
         let slot = slot(for: token, now: time)
         return .nanoseconds(CellRate.reserve(&arrivals[slot], now: time, limit: configuration.limit))
     }
 
     /// APNs answered 429 for `token`: its next sends wait until `until`.
-    public mutating func block(_ token: DeviceToken, until: C.Instant, now: C.Instant) {
+    package mutating func block(_ token: DeviceToken, until: C.Instant, now: C.Instant) {
         let slot = slot(for: token, now: nanoseconds(now))
         CellRate.block(&arrivals[slot], until: nanoseconds(until), limit: configuration.limit)
     }
 
     /// Tokens whose limit currently applies (for a gauge).
-    public func constrainedTokens(now: C.Instant) -> Int {
+    package func constrainedTokens(now: C.Instant) -> Int {
         let time = nanoseconds(now)
         return zip(hashes, arrivals).count { $0.0 != 0 && CellRate.isConstraining($0.1, now: time) }
     }

@@ -2,20 +2,20 @@ import SalvoAPNs
 
 /// Why something was dead-lettered: a stable code (the job rejection codes of docs/jobs.md, plus
 /// the notification codes below), a message for the operator, and APNs's verdict when there was one.
-public struct DeadLetterReason: Sendable, Hashable, CustomStringConvertible {
+package struct DeadLetterReason: Sendable, Hashable, CustomStringConvertible {
     /// APNs refused the notification permanently (the `apns_reason` says why).
-    public static let apnsRejectedCode = "apns_rejected"
+    package static let apnsRejectedCode = "apns_rejected"
     /// A retryable failure persisted through every allowed attempt.
-    public static let retriesExhaustedCode = "retries_exhausted"
+    package static let retriesExhaustedCode = "retries_exhausted"
     /// The request could not even be built (the payload broke a rule after decoding).
-    public static let invalidRequestCode = "invalid_request"
+    package static let invalidRequestCode = "invalid_request"
 
-    public var code: String
-    public var message: String
-    public var apnsStatus: Int?
-    public var apnsReason: String?
+    package var code: String
+    package var message: String
+    package var apnsStatus: Int?
+    package var apnsReason: String?
 
-    public init(code: String, message: String, apnsStatus: Int? = nil, apnsReason: String? = nil) {
+    package init(code: String, message: String, apnsStatus: Int? = nil, apnsReason: String? = nil) {
         self.code = code
         self.message = message
         self.apnsStatus = apnsStatus
@@ -23,16 +23,16 @@ public struct DeadLetterReason: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A job or token the decoder rejected.
-    public init(_ rejection: JobRejection) {
+    package init(_ rejection: JobRejection) {
         self.init(code: rejection.reason.code, message: rejection.message)
     }
 
-    public init(_ rejection: TokenRejection) {
+    package init(_ rejection: TokenRejection) {
         self.init(code: rejection.reason.code, message: rejection.message)
     }
 
     /// APNs's permanent refusal.
-    public static func apnsRejected(_ response: APNsResponse) -> DeadLetterReason {
+    package static func apnsRejected(_ response: APNsResponse) -> DeadLetterReason {
         let reason = response.reason?.string
         return DeadLetterReason(
             code: apnsRejectedCode,
@@ -43,7 +43,7 @@ public struct DeadLetterReason: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The last retryable failure after `attempts` attempts.
-    public static func retriesExhausted(attempts: Int, last: RetryReason) -> DeadLetterReason {
+    package static func retriesExhausted(attempts: Int, last: RetryReason) -> DeadLetterReason {
         DeadLetterReason(
             code: retriesExhaustedCode,
             message: "gave up after \(attempts) attempts; last: \(last)",
@@ -53,9 +53,9 @@ public struct DeadLetterReason: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The notification broke a rule when its request was built.
-    public static func invalidRequest(_ error: APNsError) -> DeadLetterReason {
+    package static func invalidRequest(_ error: APNsError) -> DeadLetterReason {
         DeadLetterReason(code: invalidRequestCode, message: error.message, apnsReason: error.reason?.string)
     }
 
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 }

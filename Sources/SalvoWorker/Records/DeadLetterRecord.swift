@@ -7,25 +7,25 @@ import SalvoAPNs
 /// fixed: the original message unchanged for a rejected job, or a one-token job for a single
 /// notification. Everything else travels in `salvo-…` headers (docs/jobs.md lists them), keyed by
 /// job id so a job's dead letters stay in order on one partition.
-public struct DeadLetterRecord: Sendable, Equatable {
-    public enum Subject: Sendable, Equatable {
+package struct DeadLetterRecord: Sendable, Equatable {
+    package enum Subject: Sendable, Equatable {
         /// The original Kafka message of a job that could not be decoded or validated.
         case job(ByteBuffer)
         /// One notification, written as a one-token job.
         case notification(DeadLetterNotification)
     }
 
-    public var subject: Subject
-    public var reason: DeadLetterReason
+    package var subject: Subject
+    package var reason: DeadLetterReason
     /// Sends attempted before giving up (0 when rejected before sending).
-    public var attempts: Int
-    public var app: String?
-    public var jobID: String?
+    package var attempts: Int
+    package var app: String?
+    package var jobID: String?
     /// The record the subject came from.
-    public var source: SourcePosition?
-    public var failedAt: UTCTimestamp
+    package var source: SourcePosition?
+    package var failedAt: UTCTimestamp
 
-    public init(
+    package init(
         subject: Subject,
         reason: DeadLetterReason,
         attempts: Int,
@@ -44,7 +44,7 @@ public struct DeadLetterRecord: Sendable, Equatable {
     }
 
     /// A message the decoder rejected as a whole.
-    public static func rejectedJob(
+    package static func rejectedJob(
         _ message: ByteBuffer, _ rejection: JobRejection, source: SourcePosition?, at time: UTCTimestamp
     ) -> DeadLetterRecord {
         DeadLetterRecord(
@@ -53,7 +53,7 @@ public struct DeadLetterRecord: Sendable, Equatable {
     }
 
     /// One malformed token of a job that otherwise proceeds.
-    public static func rejectedToken(
+    package static func rejectedToken(
         _ rejection: TokenRejection, of job: Job, source: SourcePosition, at time: UTCTimestamp
     ) -> DeadLetterRecord {
         let notification = DeadLetterNotification(
@@ -64,7 +64,7 @@ public struct DeadLetterRecord: Sendable, Equatable {
     }
 
     /// A notification that failed for good after `notification.attempt` attempts.
-    public static func failedNotification(
+    package static func failedNotification(
         _ notification: PushNotification, reason: DeadLetterReason, at time: UTCTimestamp
     ) -> DeadLetterRecord {
         DeadLetterRecord(
@@ -79,7 +79,7 @@ public struct DeadLetterRecord: Sendable, Equatable {
     }
 
     /// The record to produce.
-    public func record() -> OutgoingRecord {
+    package func record() -> OutgoingRecord {
         OutgoingRecord(key: jobID.map { Array($0.utf8) }, value: encodedValue(), headers: headers())
     }
 

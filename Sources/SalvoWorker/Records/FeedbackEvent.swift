@@ -4,24 +4,24 @@ import SalvoAPNs
 /// (410 Unregistered, ExpiredToken) or wrong (400 BadDeviceToken, DeviceTokenNotForTopic), so the
 /// producer should stop sending to it. Keyed by token, so a compacted topic keeps the latest
 /// verdict per token. Schema: schema/feedback.schema.json.
-public struct FeedbackEvent: Sendable, Hashable {
-    public var token: DeviceToken
-    public var app: String
-    public var topic: APNsTopic
-    public var environment: APNsEnvironment.Kind
-    public var reason: APNsReason
+package struct FeedbackEvent: Sendable, Hashable {
+    package var token: DeviceToken
+    package var app: String
+    package var topic: APNsTopic
+    package var environment: APNsEnvironment.Kind
+    package var reason: APNsReason
     /// APNs's HTTP status (410 or 400).
-    public var status: Int
+    package var status: Int
     /// For 410: when APNs learnt the token stopped being valid. A producer should ignore the event
     /// if the token was registered again after this time.
-    public var apnsTimestampMilliseconds: Int64?
+    package var apnsTimestampMilliseconds: Int64?
     /// The id APNs answered with, else the id that was sent.
-    public var apnsID: APNsID?
-    public var jobID: String
-    public var campaignID: String?
-    public var observedAt: UTCTimestamp
+    package var apnsID: APNsID?
+    package var jobID: String
+    package var campaignID: String?
+    package var observedAt: UTCTimestamp
 
-    public init(
+    package init(
         token: DeviceToken,
         app: String,
         topic: APNsTopic,
@@ -48,7 +48,7 @@ public struct FeedbackEvent: Sendable, Hashable {
     }
 
     /// The event for APNs's answer to `notification`; nil when the answer is not about the token.
-    public init?(notification: PushNotification, response: APNsResponse, observedAt: UTCTimestamp) {
+    package init?(notification: PushNotification, response: APNsResponse, observedAt: UTCTimestamp) {
         guard response.producesFeedback, let reason = response.reason else { return nil }
         self.init(
             token: notification.token,
@@ -68,7 +68,7 @@ public struct FeedbackEvent: Sendable, Hashable {
     /// `{"token", "app", "topic", "environment", "reason", "status", "apns_timestamp_ms"?,
     /// "apns_id", "job_id", "campaign_id", "observed_at"}`; `campaign_id` and `apns_id` are null
     /// when unknown, `apns_timestamp_ms` is left out.
-    public func encodedValue() -> [UInt8] {
+    package func encodedValue() -> [UInt8] {
         var writer = JSONWriter(capacity: 384)
         writer.beginObject()
         writer.key("token")
@@ -91,7 +91,7 @@ public struct FeedbackEvent: Sendable, Hashable {
     }
 
     /// The record for the feedback topic, keyed by the token's lowercase hex.
-    public func record() -> OutgoingRecord {
+    package func record() -> OutgoingRecord {
         OutgoingRecord(key: Array(token.hexBytes), value: encodedValue())
     }
 }

@@ -1,19 +1,19 @@
 /// A record for the Kafka producer: key, value and headers, without the topic, which the worker's
 /// configuration names (feedback, retry and dead-letter topics are configurable).
-public struct OutgoingRecord: Sendable, Hashable {
+package struct OutgoingRecord: Sendable, Hashable {
     /// Nil lets the producer's partitioner spread records.
-    public var key: [UInt8]?
-    public var value: [UInt8]
-    public var headers: [RecordHeader]
+    package var key: [UInt8]?
+    package var value: [UInt8]
+    package var headers: [RecordHeader]
 
-    public init(key: [UInt8]?, value: [UInt8], headers: [RecordHeader] = []) {
+    package init(key: [UInt8]?, value: [UInt8], headers: [RecordHeader] = []) {
         self.key = key
         self.value = value
         self.headers = headers
     }
 
     /// The value of the first header named `name`, as text.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name == name }.map { String(decoding: $0.value, as: UTF8.self) }
     }
 }

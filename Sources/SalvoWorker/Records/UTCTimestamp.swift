@@ -11,32 +11,32 @@ import Darwin
 /// A wall-clock time in UTC, with millisecond precision: when an event was observed, when a
 /// retry record is due. Records cross processes and machines, so they carry wall time; the state
 /// machines themselves use an injected `Clock`.
-public struct UTCTimestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var millisecondsSince1970: Int64
+package struct UTCTimestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package var millisecondsSince1970: Int64
 
-    public init(millisecondsSince1970: Int64) {
+    package init(millisecondsSince1970: Int64) {
         self.millisecondsSince1970 = millisecondsSince1970
     }
 
     /// The system's real-time clock.
-    public static func now() -> UTCTimestamp {
+    package static func now() -> UTCTimestamp {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return UTCTimestamp(millisecondsSince1970: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
     }
 
     /// This time moved by `duration` (rounded down to milliseconds).
-    public func advanced(by duration: Duration) -> UTCTimestamp {
+    package func advanced(by duration: Duration) -> UTCTimestamp {
         UTCTimestamp(millisecondsSince1970: millisecondsSince1970 + duration.nanoseconds / 1_000_000)
     }
 
-    public static func < (lhs: UTCTimestamp, rhs: UTCTimestamp) -> Bool {
+    package static func < (lhs: UTCTimestamp, rhs: UTCTimestamp) -> Bool {
         lhs.millisecondsSince1970 < rhs.millisecondsSince1970
     }
 
     /// RFC 3339 in UTC with milliseconds, e.g. `2024-05-01T12:00:00.123Z`: what log tools and
     /// every JSON consumer parse without configuration.
-    public var rfc3339: String {
+    package var rfc3339: String {
         let (days, millisecondOfDay) = Self.floorDivide(millisecondsSince1970, 86_400_000)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
         let seconds = millisecondOfDay / 1000
@@ -45,7 +45,7 @@ public struct UTCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
             + "." + Self.pad(millisecondOfDay % 1000, 3) + "Z"
     }
 
-    public var description: String { rfc3339 }
+    package var description: String { rfc3339 }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)

@@ -7,18 +7,18 @@ extension RetryScheduler {
     /// ``hold(_:until:now:)`` for retry-topic records not yet due, ``collectDue(now:)`` when the timer for ``nextDeadline`` fires, ``drainForShutdown()``.
     /// Outputs are values the caller acts on: batches to re-dispatch, batches to hand to the retry
     /// topic. Time only moves through the `now` arguments, so tests drive it.
-    public struct StateMachine<C: Clock>: Sendable where C.Duration == Duration {
-        public typealias Instant = C.Instant
+    package struct StateMachine<C: Clock>: Sendable where C.Duration == Duration {
+        package typealias Instant = C.Instant
 
         /// Notifications of one app due together. Their ``PushNotification/attempt`` is already the
         /// attempt the next send is.
-        public struct Batch: Sendable, Equatable {
-            public var app: String
-            public var due: Instant
-            public var notifications: [PushNotification]
+        package struct Batch: Sendable, Equatable {
+            package var app: String
+            package var due: Instant
+            package var notifications: [PushNotification]
         }
 
-        public enum ScheduleAction: Sendable, Equatable {
+        package enum ScheduleAction: Sendable, Equatable {
             /// Held until `due` (the end of its window). `rearmTimer` is true when this made the
             /// earliest deadline earlier, so the caller's timer must be set to ``nextDeadline``.
             case held(due: Instant, rearmTimer: Bool)
@@ -45,9 +45,9 @@ extension RetryScheduler {
         /// The keys of `buckets`, sorted (earliest window first).
         private var order: [BucketKey] = []
         /// Notifications currently held.
-        public private(set) var heldCount = 0
+        package private(set) var heldCount = 0
 
-        public init(
+        package init(
             configuration: Configuration = Configuration(), now: Instant, jitter: Jitter = .random()
         ) throws(SalvoWorkerError) {
             try configuration.validate()
@@ -59,7 +59,7 @@ extension RetryScheduler {
 
         /// A notification the classifier sent to retry (with ``Outcome/retry(_:)``): computes its
         /// due time from its attempt and the reason, then holds it or hands it off.
-        public mutating func schedule(
+        package mutating func schedule(
             _ notification: PushNotification, reason: RetryReason, now: Instant
         ) -> ScheduleAction {
             let policy = reason.isPerDeviceToken ? configuration.tooManyRequests : configuration.backoff
@@ -69,7 +69,7 @@ extension RetryScheduler {
 
         /// Holds a notification, as it is, until `due`: for records read back from the retry topic
         /// before their due time. Beyond the bounds it is handed back to the retry topic.
-        public mutating func hold(_ notification: PushNotification, until due: Instant, now: Instant) -> ScheduleAction
+        package mutating func hold(_ notification: PushNotification, until due: Instant, now: Instant) -> ScheduleAction
         {
             guard heldCount < configuration.maximumHeldNotifications,
                 now.duration(to: due) <= configuration.maximumHeldDelay
@@ -87,12 +87,12 @@ extension RetryScheduler {
         }
 
         /// When the earliest held batch is due; nil when nothing is held.
-        public var nextDeadline: Instant? {
+        package var nextDeadline: Instant? {
             order.first.map { deadline(of: $0.window) }
         }
 
         /// Removes and returns every batch due at `now`, earliest first.
-        public mutating func collectDue(now: Instant) -> [Batch] {
+        package mutating func collectDue(now: Instant) -> [Batch] {
             var dueCount = 0
             while dueCount < order.count, deadline(of: order[dueCount].window) <= now { dueCount += 1 }
             return removeFirst(dueCount)
@@ -101,7 +101,7 @@ extension RetryScheduler {
         /// Removes every held notification `shouldRemove` selects (a revoked partition's) and
         /// returns them in batches with their due times; the deadlines of the buckets that remain
         /// are unchanged.
-        public mutating func removeAll(where shouldRemove: (PushNotification) -> Bool) -> [Batch] {
+        package mutating func removeAll(where shouldRemove: (PushNotification) -> Bool) -> [Batch] {
             var removed: [Batch] = []
             for key in order {
                 guard let notifications = buckets[key] else { continue }
@@ -120,7 +120,7 @@ extension RetryScheduler {
         }
 
         /// Removes and returns everything held, earliest first, for the retry topic.
-        public mutating func drainForShutdown() -> [Batch] {
+        package mutating func drainForShutdown() -> [Batch] {
             removeFirst(order.count)
         }
 
