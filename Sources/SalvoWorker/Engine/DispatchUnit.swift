@@ -26,4 +26,9 @@ final class DispatchUnit: Sendable {
     func notification(at index: Int) -> PushNotification {
         job.notification(at: index, shared: shared, attempt: attempt)
     }
+
+    /// Notifications `first…` of the job, built (what a hand-off or a hold takes).
+    func notifications(from first: Int) -> [PushNotification] {
+        (first..<job.notificationCount).map(notification(at:))
+    }
 }

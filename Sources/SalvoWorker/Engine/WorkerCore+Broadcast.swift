@@ -189,10 +189,7 @@ extension WorkerCore {
 
     private func countBroadcastCancelled(_ job: BroadcastJob, isRetry: Bool) {
         metrics.broadcast(outcome: "cancelled")
-        statistics.cancelled += 1
-        if let campaignID = job.campaignID {
-            campaignProgress.count(.cancelled, campaignID: campaignID, isRetry: isRetry, times: 1, at: .now())
-        }
+        countCancelledProgress(campaignID: job.campaignID, isRetry: isRetry, count: 1)
     }
 
     private func countBroadcastCampaign(_ outcome: CampaignOutcome, _ attempt: BroadcastAttempt) {

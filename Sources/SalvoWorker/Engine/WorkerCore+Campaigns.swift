@@ -100,7 +100,7 @@ extension WorkerCore {
                 cancelLaneJob(unit, from: first)
             case .park:
                 if !pausedJobs.park(PausedJob(unit: unit, first: first), campaignID: campaignID, now: now) {
-                    swept += (first..<unit.job.notificationCount).map(unit.notification(at:))
+                    swept += unit.notifications(from: first)
                 }
             }
         }
@@ -152,9 +152,7 @@ extension WorkerCore {
         if !holds.isEmpty { handOffHeld(holds.takeExpired(now: now).map(\.item), now: now) }
         if !pausedJobs.isEmpty {
             let expired = pausedJobs.takeExpired(now: now)
-            handOffHeld(
-                expired.flatMap { job in (job.first..<job.unit.job.notificationCount).map(job.unit.notification(at:)) },
-                now: now)
+            handOffHeld(expired.flatMap { $0.unit.notifications(from: $0.first) }, now: now)
         }
     }
 
@@ -207,8 +205,14 @@ extension WorkerCore {
     /// Counts `count` cancelled notifications (statistics, metrics, campaign progress).
     func countCancelled(app: String, campaignID: String?, isRetry: Bool, count: Int) {
         guard count > 0 else { return }
-        statistics.cancelled += count
         metrics.notification(app: app, outcome: "cancelled", reason: "", count: count)
+        countCancelledProgress(campaignID: campaignID, isRetry: isRetry, count: count)
+    }
+
+    /// The statistics and campaign-progress part of a cancel, shared with broadcasts (which have
+    /// their own outcome metric).
+    func countCancelledProgress(campaignID: String?, isRetry: Bool, count: Int) {
+        statistics.cancelled += count
         if let campaignID {
             campaignProgress.count(
                 .cancelled, campaignID: campaignID, isRetry: isRetry, times: Int64(count), at: .now())

@@ -60,7 +60,7 @@ extension WorkerCore {
                     count: unit.job.notificationCount)
                 continue
             }
-            let notifications = (first..<unit.job.notificationCount).map(unit.notification(at:))
+            let notifications = unit.notifications(from: first)
             statistics.handedOffOnDrain += notifications.count
             handOff(RetryScheduler.StateMachine<C>.Batch(app: unit.job.app, due: now, notifications: notifications))
         }

@@ -84,7 +84,7 @@ extension WorkerCore {
                 return nil
             }
             let handedOff = statistics.heldHandedOff
-            hold((first..<job.notificationCount).map(unit.notification(at:)), now: clock.now)
+            hold(unit.notifications(from: first), now: clock.now)
             return statistics.heldHandedOff > handedOff ? Self.retryBackPressure : nil
         }
         scheduler.enqueue(unit, notifications: job.notificationCount, lane: record.lane, startingAt: first)

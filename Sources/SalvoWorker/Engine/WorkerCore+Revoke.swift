@@ -86,7 +86,7 @@ extension WorkerCore {
             + pausedJobs.removeAll(where: isRevokedJob).map { ($0.unit, $0.first) }
         for (unit, first) in laneJobs {
             if mode == .handOffBegun, first > 0 {
-                let notifications = (first..<unit.job.notificationCount).map(unit.notification(at:))
+                let notifications = unit.notifications(from: first)
                 handedOff += notifications.count
                 handOff(RetryScheduler.StateMachine<C>.Batch(app: unit.job.app, due: now, notifications: notifications))
             } else {
