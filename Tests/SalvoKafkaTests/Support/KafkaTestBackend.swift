@@ -19,7 +19,10 @@ import Testing
 ///   storage forgets producer ids): SalvoKafka does not use them, so nothing is tested there.
 /// - The embedded cluster has no CreateTopics API and refuses offset commits while a group
 ///   rebalances; consumers then remember the uncommitted done watermark and start from it if the
-///   partitions come back (see `KafkaConsumer.StateMachine.assigned`).
+///   partitions come back (see `KafkaConsumer.StateMachine.assigned`). It also answers a
+///   follower's SyncGroup that arrives after the leader's with INVALID_REQUEST, and the follower
+///   rejoins at once: a revoke in progress then has its commit refused (measured in about one
+///   cooperative rebalance in five; see KafkaRevokeBarrierTests).
 enum KafkaTestBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case embedded
     case tansu
