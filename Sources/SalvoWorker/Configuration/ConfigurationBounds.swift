@@ -51,6 +51,8 @@ enum ConfigurationBounds {
     static let laneWeight: ClosedRange<Int> = 1...1_000
     /// Notifications queued per lane: the memory bound of intake.
     static let capacityPerLane: ClosedRange<Int> = 1...10_000_000
+    /// 0 turns the adaptive flight limit off.
+    static let queueDelayTarget: ClosedRange<Duration> = .zero ... .seconds(1)
 
     // MARK: retry
 

@@ -115,6 +115,9 @@ public struct WorkerConfigurationLoader: Sendable {
             if let value = lanes.priorityWeight { configuration.lanes.priorityWeight = value }
             if let value = lanes.campaignWeight { configuration.lanes.campaignWeight = value }
             if let value = lanes.capacityPerLane { configuration.lanes.capacityPerLane = value }
+            if let value = lanes.queueDelayTarget {
+                configuration.lanes.queueDelayTarget = value.value == .zero ? nil : value.value
+            }
         }
         if let retry = file.retry {
             apply(retry.backoff, to: &configuration.retry.backoff)

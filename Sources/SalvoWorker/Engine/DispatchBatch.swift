@@ -6,6 +6,8 @@ import SalvoAPNs
 final class DispatchBatch {
     var requests: [APNsRequest] = []
     var items: [DispatchItem] = []
+    /// Answers received so far (one of them is sampled for the round trip).
+    var answered = 0
 
     /// Reserves room for `capacity` notifications (what the window has free): grown by doubling
     /// instead, the two arrays' reallocations and copies cost ~600 instructions per notification.

@@ -18,7 +18,7 @@ extension WorkerCore {
     /// (``schedulePump()``): only the refill of a full window waits, and the window stays at
     /// least seven-eighths full meanwhile.
     func scheduleRefill() {
-        if phase != .running || !ready.isEmpty || window - occupied >= refillBatch {
+        if phase != .running || !ready.isEmpty || freeRoom >= refillBatch {
             schedulePump()
             return
         }
@@ -36,6 +36,24 @@ extension WorkerCore {
     /// unhealthy pool.
     var occupied: Int {
         inFlight + delayedSends.heldCount + retries.heldCount + parkedCount
+    }
+
+    /// What a dispatch round may send: room in the window and under the flight limit.
+    var freeRoom: Int { min(window - occupied, currentFlightLimit - inFlight) }
+
+    /// The flight limit while per-user work is about, the window otherwise.
+    var currentFlightLimit: Int { latencySensitive ? flightLimit.limit : window }
+
+    /// Per-user pushes were queued or sent within the last second.
+    private func updateLatencySensitivity(now: C.Instant) {
+        guard flightLimit.target != nil else { return }
+        if scheduler.queuedNotifications(in: .priority) > 0 {
+            latencySensitive = true
+        } else if let priorityDispatchedAt {
+            latencySensitive = priorityDispatchedAt.duration(to: now) < .seconds(1)
+        } else {
+            latencySensitive = false
+        }
     }
 
     /// Whether new lane work may be taken: running, Kafka keeping up with the records, and offset
@@ -69,7 +87,10 @@ extension WorkerCore {
         var campaignShared: PushNotification.Shared?
         var campaignDecision: CampaignDecision?
         var lanesTurn = false
-        while occupied < window {
+        updateLatencySensitivity(now: now)
+        let limit = currentFlightLimit
+        var sentPriority = false
+        while occupied < window, inFlight < limit {
             let item: DispatchItem
             // New sends (not replays or due retries) go through the rate limits.
             let isNewSend: Bool
@@ -119,17 +140,20 @@ extension WorkerCore {
                 batch = existing
             } else {
                 // This notification and what else the window takes this round.
-                batch = DispatchBatch(capacity: window - occupied)
+                batch = DispatchBatch(capacity: freeRoom)
                 batches[lastSlot] = batch
             }
             do {
                 batch.requests.append(try item.notification.request())
                 batch.items.append(item)
                 inFlight += 1
+                if item.metricsLane == .priority { sentPriority = true }
             } catch {
                 handle(classifier.classify(.invalidRequest(error), of: item.notification, at: .now()), of: item)
             }
         }
+        if sentPriority { priorityDispatchedAt = now }
+        if latencySensitive, inFlight >= limit { flightLimit.limitReached() }
         for (index, batch) in batches.enumerated() {
             guard let batch, !batch.requests.isEmpty else { continue }
             submit(batch, to: index)
@@ -158,11 +182,24 @@ extension WorkerCore {
     private func submit(_ batch: DispatchBatch, to slot: Int) {
         let core = NIOLoopBound(self, eventLoop: eventLoop)
         let items = NIOLoopBound(batch, eventLoop: eventLoop)
+        // One round-trip sample per batch, at its median answer: a clock read per batch, not per
+        // notification.
+        let submittedAt = clock.now
+        let sampledAnswer = (batch.requests.count + 1) / 2
         slots[slot].pool.submit(batch.requests) { index, outcome in
             // Lends the item from the batch's storage: copying it out would retain and release
             // each of its references once more per notification.
             items.value.items.withUnsafeBufferPointer { core.value.completed($0[index], outcome, slot: slot) }
+            items.value.answered += 1
+            if items.value.answered == sampledAnswer { core.value.roundTripSampled(since: submittedAt) }
         }
+    }
+
+    /// Feeds the flight limit one round trip (``AdaptiveWindow``) while it is in force.
+    private func roundTripSampled(since submittedAt: C.Instant) {
+        guard latencySensitive else { return }
+        let now = clock.now
+        flightLimit.record(submittedAt.duration(to: now), now: now)
     }
 
     /// Lanes back under their capacity let their consumer tasks pull again (all of them, and

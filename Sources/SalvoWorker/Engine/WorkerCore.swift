@@ -69,6 +69,14 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     /// small buffer. Held work counts, so a brownout stops intake instead of draining partitions
     /// into memory (and then into the dead-letter topic).
     let window: Int
+    /// In flight stays below this while per-user pushes are being sent: the window while the
+    /// round trip shows no queueing, less when answers queue (``AdaptiveWindow``,
+    /// `lanes.queue_delay_target`). Campaigns alone use the whole window: a deeper queue batches
+    /// better and only per-user pushes wait for it.
+    var flightLimit: AdaptiveWindow<C.Instant>
+    /// Per-user work was queued or dispatched within the last second (set by each pump).
+    var latencySensitive = false
+    var priorityDispatchedAt: C.Instant?
     var inFlight = 0
     /// Replays and due retries, dispatched before new lane slots, without rate limits.
     var ready: Deque<DispatchItem> = []
@@ -176,6 +184,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         self.lastCommitSucceeded = Array(repeating: now, count: CommitGate.Consumer.allCases.count)
         self.window = Self.window(configuration)
         self.refillBatch = max(1, min(256, self.window / 8))
+        self.flightLimit = AdaptiveWindow(maximum: self.window, target: configuration.lanes.queueDelayTarget)
         self.publisher = publisher
         self.markDone = markDone
         self.sharedStatistics = sharedStatistics
@@ -291,6 +300,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
 
     func publishStatistics() {
         statistics.inFlight = inFlight
+        statistics.flightLimit = flightLimit.limit
         statistics.queued = scheduler.queuedNotifications(in: .priority) + scheduler.queuedNotifications(in: .campaign)
         statistics.retryDepth = retries.heldCount
         statistics.delayed = delayedSends.heldCount
@@ -299,6 +309,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         statistics.unhealthyPools = unhealthyPools
         statistics.pendingRecords = pendingRecords
         metrics.inFlight.record(inFlight)
+        metrics.flightLimit.record(flightLimit.limit)
         metrics.retryDepth.record(statistics.retryDepth)
         metrics.parked.record(parkedCount)
         metrics.delayed.record(delayedSends.heldCount)

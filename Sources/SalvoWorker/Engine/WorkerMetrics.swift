@@ -37,6 +37,8 @@ final class WorkerMetrics {
     private let rateLimitedApp = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "app")])
     private let rateLimitedDevice = Counter(label: "salvo_rate_limited_total", dimensions: [("limit", "device")])
     let inFlight = Gauge(label: "salvo_notifications_in_flight")
+    /// The adaptive flight limit (``AdaptiveWindow``).
+    let flightLimit = Gauge(label: "salvo_dispatch_flight_limit")
     let retryDepth = Gauge(label: "salvo_retry_queue_depth")
     let parked = Gauge(label: "salvo_notifications_parked")
     let delayed = Gauge(label: "salvo_notifications_delayed")

@@ -70,6 +70,8 @@ public struct WorkerStatistics: Sendable, Hashable {
     public var heldHandedOff = 0
     /// Notifications handed to the APNs pools and not yet answered.
     public var inFlight = 0
+    /// The most the worker keeps in flight now (`lanes.queue_delay_target`).
+    public var flightLimit = 0
     /// Notifications waiting in the lanes.
     public var queued = 0
     /// Notifications held by the retry scheduler for another attempt.

@@ -10,11 +10,20 @@ public struct LaneConfiguration: Sendable, Hashable {
     /// pause that lane's partitions. Enqueueing is never refused (the record is already
     /// consumed); this is the signal that keeps memory bounded. Default: 250,000.
     public var capacityPerLane: Int
+    /// The queueing a request may meet behind the others in flight: the flight limit comes down
+    /// while round trips exceed their recent minimum by more than this, so a per-user push does
+    /// not wait behind a whole window of campaign requests (see `AdaptiveWindow`). nil keeps every
+    /// stream of the pools in use. Default: 5 ms.
+    public var queueDelayTarget: Duration?
 
-    public init(priorityWeight: Int = 4, campaignWeight: Int = 1, capacityPerLane: Int = 250_000) {
+    public init(
+        priorityWeight: Int = 4, campaignWeight: Int = 1, capacityPerLane: Int = 250_000,
+        queueDelayTarget: Duration? = .milliseconds(5)
+    ) {
         self.priorityWeight = priorityWeight
         self.campaignWeight = campaignWeight
         self.capacityPerLane = capacityPerLane
+        self.queueDelayTarget = queueDelayTarget
     }
 
     /// Throws naming the `lanes.…` key of a value outside its range (``ConfigurationBounds``).
@@ -22,6 +31,9 @@ public struct LaneConfiguration: Sendable, Hashable {
         try ConfigurationBounds.laneWeight.check(priorityWeight, key: "lanes.priority_weight")
         try ConfigurationBounds.laneWeight.check(campaignWeight, key: "lanes.campaign_weight")
         try ConfigurationBounds.capacityPerLane.check(capacityPerLane, key: "lanes.capacity_per_lane")
+        if let queueDelayTarget {
+            try ConfigurationBounds.queueDelayTarget.check(queueDelayTarget, key: "lanes.queue_delay_target")
+        }
     }
 
     func weight(of lane: Lane) -> Int {

@@ -18,6 +18,8 @@ package enum WorkerMetricCatalog {
         "salvo_live_activity_warnings_total":
             "Live Activity payloads a device would partly ignore, by kind (the job is still sent).",
         "salvo_notifications_in_flight": "Notifications handed to APNs pools and not yet answered.",
+        "salvo_dispatch_flight_limit":
+            "Notifications the worker keeps in flight at most now: the pools' stream credit, less while answers queue.",
         "salvo_notifications_queued": "Notifications decoded and waiting in a lane.",
         "salvo_retry_queue_depth": "Notifications held by the in-process retry scheduler for another attempt.",
         "salvo_notifications_delayed":

@@ -39,6 +39,12 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     @Option(help: "The worker pool's max_streams per connection (2 connections); default: the pool's (1,000).")
     var maxStreams: Int?
 
+    @Option(
+        help:
+            "The worker's lanes.queue_delay_target in ms (0 turns the adaptive flight limit off); default: the worker's (5)."
+    )
+    var queueDelayTargetMilliseconds: Int?
+
     func validate() throws {
         guard campaignNotifications >= 1_000, perUserRate >= 1, perUserSeconds >= 1 else {
             throw ValidationError("--campaign-notifications ≥ 1000, --per-user-rate ≥ 1, --per-user-seconds ≥ 1")
@@ -87,7 +93,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         }
         defer { reading.cancel() }
         let worker = try stage.startWorker(
-            prefix: prefix, consumerProperties: workerProperties, maximumStreams: maxStreams)
+            prefix: prefix, consumerProperties: workerProperties, maximumStreams: maxStreams,
+            queueDelayTargetMilliseconds: queueDelayTargetMilliseconds)
         defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
         do {
             try await stage.waitForAccepted(jobs * 1_000 / 20, worker: worker, timeout: .seconds(600))

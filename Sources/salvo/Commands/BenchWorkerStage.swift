@@ -237,8 +237,10 @@ struct BenchWorkerStage {
 
     /// A worker on the topics named `prefix.…`, in a group of the same name.
     func startWorker(
-        prefix: String, consumerProperties: [String: String] = [:], maximumStreams: Int? = nil
+        prefix: String, consumerProperties: [String: String] = [:], maximumStreams: Int? = nil,
+        queueDelayTargetMilliseconds: Int? = nil
     ) throws -> Process {
+        let lanes = queueDelayTargetMilliseconds.map { "lanes: {queue_delay_target: \($0)ms}\n" } ?? ""
         let extra = consumerProperties.sorted { $0.key < $1.key }.map { ", \($0.key): \"\($0.value)\"" }.joined()
         let yaml = """
             kafka:
@@ -256,7 +258,8 @@ struct BenchWorkerStage {
             device_rate_limit: null
             operations: null
             log_level: error
-            """
+
+            """ + lanes
         let file = directory.appendingPathComponent("\(prefix).yaml")
         try yaml.write(to: file, atomically: true, encoding: .utf8)
         let process = launch.process(config: file.path)

@@ -92,6 +92,7 @@ struct ConfigurationBoundsTests {
         .integer("lanes.priority_weight", 1...1_000, top: "lanes: {priority_weight: $V}"),
         .integer("lanes.campaign_weight", 1...1_000, top: "lanes: {campaign_weight: $V}"),
         .integer("lanes.capacity_per_lane", 1...10_000_000, top: "lanes: {capacity_per_lane: $V}"),
+        .duration("lanes.queue_delay_target", "0s", "1s", top: "lanes: {queue_delay_target: $V}"),
         .duration("retry.backoff.initial", "1ms", "1h", top: "retry: {backoff: {initial: $V, max: 24h}}"),
         .duration("retry.backoff.max", "1ms", "24h", top: "retry: {backoff: {initial: 1ms, max: $V}}"),
         .number(

@@ -81,6 +81,7 @@ struct WorkerConfigurationLoaderTests {
         #expect(configuration.topics == WorkerTopics())
         #expect(configuration.deviceRateLimit == RateLimit(perSecond: 10, burst: 20))
         #expect(configuration.operations == WorkerOperationsListener(host: "127.0.0.1", port: 9100))
+        #expect(configuration.lanes.queueDelayTarget == .milliseconds(5))
         let news = try #require(configuration.apps["news"])
         #expect(news.endpoints == [.production: .production])
         #expect(news.defaultEnvironment == .production)
@@ -159,7 +160,7 @@ struct WorkerConfigurationLoaderTests {
         #expect(!description.contains("s3cret-value"))
     }
 
-    @Test("SALVO_OPERATIONS_LISTEN=off and null settings switch features off")
+    @Test("SALVO_OPERATIONS_LISTEN=off, null settings and a zero queue-delay target switch features off")
     func featuresSwitchOff() throws {
         let fixture = try ConfigurationFixture()
         defer { fixture.remove() }
@@ -172,6 +173,9 @@ struct WorkerConfigurationLoaderTests {
         let listenerOff = try WorkerConfigurationLoader(environment: [:])
             .load(yaml: fixture.minimalYAML(top: "operations: {listen: null}"), source: "w.yaml").configuration
         #expect(listenerOff.operations == nil)
+        let flightLimitOff = try WorkerConfigurationLoader(environment: [:])
+            .load(yaml: fixture.minimalYAML(top: "lanes: {queue_delay_target: 0s}"), source: "w.yaml").configuration
+        #expect(flightLimitOff.lanes.queueDelayTarget == nil)
     }
 
     @Test("PEM certificate with password_file, h2c mock endpoint, rate limit burst default, relative paths")

@@ -70,6 +70,9 @@ final class CoreHarness {
             kafka: KafkaClientConfiguration(brokers: ["127.0.0.1:1"]), apps: ["news": app], deviceRateLimit: nil,
             operations: nil)
         configuration.retry.backoff = RetryBackoff(initialDelay: .milliseconds(500), maximumDelay: .seconds(60))
+        // The manual clock does not move while requests are in flight: every round trip would be
+        // zero. The flight limit has its own tests (AdaptiveWindowTests).
+        configuration.lanes.queueDelayTarget = nil
         configure(&configuration)
         let decoder = try JobDecoder(configuration: configuration.decoder)
         intake = LaneIntake(

@@ -130,11 +130,13 @@ struct WorkerConfigurationFile: Decodable, Sendable {
     /// `lanes:`
     struct Lanes: Decodable, Sendable {
         var priorityWeight, campaignWeight, capacityPerLane: Int?
+        var queueDelayTarget: ConfigurationDuration?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case priorityWeight = "priority_weight"
             case campaignWeight = "campaign_weight"
             case capacityPerLane = "capacity_per_lane"
+            case queueDelayTarget = "queue_delay_target"
         }
 
         init(from decoder: any Decoder) throws {
@@ -145,6 +147,8 @@ struct WorkerConfigurationFile: Decodable, Sendable {
                 Int.self, forKey: .campaignWeight, within: ConfigurationBounds.laneWeight)
             capacityPerLane = try container.decodeIfPresent(
                 Int.self, forKey: .capacityPerLane, within: ConfigurationBounds.capacityPerLane)
+            queueDelayTarget = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .queueDelayTarget, within: ConfigurationBounds.queueDelayTarget)
         }
     }
 
