@@ -11,8 +11,26 @@ struct LaneIntake: Sendable {
     let jobDecoder: JobDecoder
     let retryDecoder: RetryRecordDecoder
     let topics: WorkerTopics
-    /// The environments each app has a pool for.
-    let environments: [String: Set<APNsEnvironment.Kind>]
+    /// The environments each app has a pool for, a bit per kind (``bit(_:)``): a `Set` of the
+    /// enum hashed its raw string once per job.
+    let environments: AppTable<UInt8>
+
+    init(
+        jobDecoder: JobDecoder, retryDecoder: RetryRecordDecoder, topics: WorkerTopics,
+        environments: [String: Set<APNsEnvironment.Kind>]
+    ) {
+        self.jobDecoder = jobDecoder
+        self.retryDecoder = retryDecoder
+        self.topics = topics
+        self.environments = AppTable(environments.mapValues { $0.reduce(0) { $0 | Self.bit($1) } })
+    }
+
+    private static func bit(_ kind: APNsEnvironment.Kind) -> UInt8 {
+        switch kind {
+        case .production: 1
+        case .sandbox: 2
+        }
+    }
 
     func decode(_ message: KafkaConsumerMessage) -> DecodedRecord {
         // The configuration's own string for the topic: every later comparison of this position's
@@ -56,7 +74,7 @@ struct LaneIntake: Sendable {
         _ app: String, _ environment: APNsEnvironment.Kind, _ jobID: String, _ bytes: ByteBuffer,
         _ source: SourcePosition
     ) -> DecodedRecord.Content? {
-        guard environments[app]?.contains(environment) != true else { return nil }
+        if let kinds = environments[app], kinds & Self.bit(environment) != 0 { return nil }
         let reason = DeadLetterReason(
             code: "environment_not_configured",
             message: "app \"\(app)\" has no \(environment.rawValue) endpoint on this worker")

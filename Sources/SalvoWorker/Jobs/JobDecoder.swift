@@ -10,14 +10,18 @@ package struct JobDecoder: Sendable {
     /// the common shape of a per-user push, built once. Jobs of that shape share them: no header
     /// allocations per job, and the connection's encoder recognizes its cached header block by
     /// identity. One lookup per job finds both.
-    let apps: [String: (profile: AppProfile, defaultAlertHeaders: APNsRequestHeaders?)]
+    let apps: AppTable<(profile: AppProfile, defaultAlertHeaders: APNsRequestHeaders?)>
 
     package init(configuration: Configuration) throws(SalvoWorkerError) {
         try configuration.validate()
         self.configuration = configuration
-        self.apps = configuration.apps.mapValues { app in
-            (app, try? APNsRequestHeaders(topic: APNsPushType.alert.topic(forBundleID: app.bundleID), pushType: .alert))
-        }
+        self.apps = AppTable(
+            configuration.apps.mapValues { app in
+                (
+                    app,
+                    try? APNsRequestHeaders(topic: APNsPushType.alert.topic(forBundleID: app.bundleID), pushType: .alert)
+                )
+            })
     }
 
     /// Decodes one message. The job keeps `message`'s storage alive (payload and tokens point into it).
