@@ -19,7 +19,8 @@ package struct JobDecoder: Sendable {
             configuration.apps.mapValues { app in
                 (
                     app,
-                    try? APNsRequestHeaders(topic: APNsPushType.alert.topic(forBundleID: app.bundleID), pushType: .alert)
+                    try? APNsRequestHeaders(
+                        topic: APNsPushType.alert.topic(forBundleID: app.bundleID), pushType: .alert)
                 )
             })
     }
