@@ -183,15 +183,17 @@ extension WorkerCore {
         let core = NIOLoopBound(self, eventLoop: eventLoop)
         let items = NIOLoopBound(batch, eventLoop: eventLoop)
         // One round-trip sample per batch, at its median answer: a clock read per batch, not per
-        // notification.
-        let submittedAt = clock.now
-        let sampledAnswer = (batch.requests.count + 1) / 2
+        // notification, and none while the flight limit is not in force (0 is never reached).
+        let submittedAt = latencySensitive ? clock.now : nil
+        let sampledAnswer = submittedAt == nil ? 0 : (batch.requests.count + 1) / 2
         slots[slot].pool.submit(batch.requests) { index, outcome in
             // Lends the item from the batch's storage: copying it out would retain and release
             // each of its references once more per notification.
             items.value.items.withUnsafeBufferPointer { core.value.completed($0[index], outcome, slot: slot) }
             items.value.answered += 1
-            if items.value.answered == sampledAnswer { core.value.roundTripSampled(since: submittedAt) }
+            if items.value.answered == sampledAnswer, let submittedAt {
+                core.value.roundTripSampled(since: submittedAt)
+            }
         }
     }
 
