@@ -80,3 +80,5 @@ public struct SlotTable<Element> {
         return elements
     }
 }
+
+extension SlotTable: Sendable where Element: Sendable {}

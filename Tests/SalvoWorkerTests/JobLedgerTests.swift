@@ -92,6 +92,27 @@ import Testing
         #expect(!ledger.isOpen(job))
     }
 
+    /// Entries live in reused slots: an event of a finished job names its old generation, which
+    /// must not reach the job now in that slot, even at the same position.
+    @Test func aGenerationOfAReusedSlotNamesOnlyItsOwnOpening() {
+        var ledger = JobLedger()
+        let first = Self.position(1)
+        let firstGeneration = ledger.opening(first, notifications: 1).generation
+        #expect(ledger.notificationFinished(first, generation: firstGeneration) == .completed(first))
+        let second = ledger.opening(first, notifications: 2).generation
+        #expect(second != firstGeneration && second != 0)
+        #expect(ledger.notificationFinished(first, generation: firstGeneration) == .none)
+        #expect(ledger.outstanding(for: first)?.notifications == 2)
+        // Many openings at once: each generation still finds its own entry.
+        let many = (10..<1_010).map { Self.position(Int64($0)) }
+        let generations = many.map { ledger.opening($0, notifications: 1).generation }
+        #expect(Set(generations).count == many.count)
+        for (job, generation) in zip(many, generations).reversed() {
+            #expect(ledger.notificationFinished(job, generation: generation) == .completed(job))
+        }
+        #expect(ledger.openJobs == 1)
+    }
+
     /// The partition is revoked while two sends of a job are in flight, assigned back, and the job
     /// redelivered and opened again; the old sends' outcomes (and the acknowledgement of a record
     /// one of them caused) arrive late, interleaved with the new opening's. Only the new opening's

@@ -1,3 +1,5 @@
+import SalvoHTTP2
+
 /// Knows when a job is done, which is when its Kafka offset may be committed: every notification
 /// reached a terminal state *and* every record the job caused (feedback events, dead letters,
 /// retry-topic hand-offs) was acknowledged by Kafka. Committing earlier could lose a feedback event
@@ -56,13 +58,32 @@ package struct JobLedger: Sendable {
         var isDone: Bool { isSettled && abandoned == 0 }
     }
 
-    /// Open entries by generation: the per-notification events find theirs by hashing one
-    /// integer, not the topic name.
-    private var jobs: [Generation: Outstanding] = [:]
+    /// Open entries, in the slot their generation names (``slot(of:)``): the per-notification
+    /// events find theirs by an array index. As a dictionary keyed by generation, its insert, two
+    /// lookups and removal hashed an integer four times per per-user push (~1,200 instructions).
+    private var jobs = SlotTable<Outstanding>()
     /// The open entry's generation of each position.
     private var generations: [SourcePosition: Generation] = [:]
-    /// Starts at 1: 0 never names an open entry (a job that completed when it was opened).
-    private var nextGeneration: Generation = 1
+    /// How many entries were opened before; starts at 1, so 0 never names an open entry (a job
+    /// that completed when it was opened).
+    private var nextSequence: Generation = 1
+
+    /// A generation is the opening's sequence number above the slot of its entry: unique for
+    /// 2^40 openings, and its low bits find the entry. A late event for an earlier opening that
+    /// used the same slot names another sequence, so the entry's own generation tells them apart.
+    private static let slotBits: Generation = 24
+
+    private static func slot(of generation: Generation) -> Int {
+        Int(truncatingIfNeeded: generation & ((1 << slotBits) - 1))
+    }
+
+    /// The open entry `generation` names, if it is still open.
+    private func entry(_ generation: Generation) -> Outstanding? {
+        guard let outstanding = jobs[Self.slot(of: generation)], outstanding.generation == generation else {
+            return nil
+        }
+        return outstanding
+    }
     /// Notifications of every job completed so far (a job counts all it opened with when it
     /// completes): the core reads the growth after each `.completed` action.
     package private(set) var notificationsCompleted = 0
@@ -78,7 +99,7 @@ package struct JobLedger: Sendable {
     }
 
     package func outstanding(for job: SourcePosition) -> Outstanding? {
-        generations[job].flatMap { jobs[$0] }
+        generations[job].flatMap(entry)
     }
 
     /// The generation of `job`'s open entry, which its events must carry; 0 when it is not open.
@@ -102,20 +123,24 @@ package struct JobLedger: Sendable {
         _ job: SourcePosition, notifications: Int, records: Int = 0, progress: TokenProgress? = nil
     ) -> (action: Action, generation: Generation) {
         precondition(notifications >= 0 && records >= 0, "counts are never negative")
-        let outstanding = Outstanding(
-            generation: nextGeneration, partition: job.partition, offset: job.offset, notifications: notifications,
+        var outstanding = Outstanding(
+            generation: 0, partition: job.partition, offset: job.offset, notifications: notifications,
             total: notifications, progress: progress, recordsEnqueued: records, recordsAcknowledged: 0)
-        nextGeneration += 1
         if outstanding.isDone {
             precondition(generations[job] == nil, "job \(job) is already open")
             notificationsCompleted += notifications
             return (.completed(job), 0)
         }
+        let sequence = nextSequence
+        nextSequence += 1
+        let slot = jobs.insert(outstanding)
+        precondition(slot < 1 << Self.slotBits, "more than \(1 << Self.slotBits) jobs open")
+        let generation = sequence << Self.slotBits | Generation(slot)
+        jobs.update(slot) { $0.generation = generation }
         // One lookup both checks and inserts (this runs once per per-user push).
-        let previous = generations.updateValue(outstanding.generation, forKey: job)
+        let previous = generations.updateValue(generation, forKey: job)
         precondition(previous == nil, "job \(job) is already open")
-        jobs[outstanding.generation] = outstanding
-        return (.none, outstanding.generation)
+        return (.none, generation)
     }
 
     /// A notification of `job` reached a terminal state; `records` records it caused were enqueued
@@ -163,7 +188,7 @@ package struct JobLedger: Sendable {
     package func unsettledCount(where isSelected: (SourcePosition) -> Bool) -> Int {
         var count = 0
         for (job, generation) in generations where isSelected(job) {
-            if let outstanding = jobs[generation], !outstanding.isSettled { count += 1 }
+            if let outstanding = entry(generation), !outstanding.isSettled { count += 1 }
         }
         return count
     }
@@ -191,7 +216,7 @@ package struct JobLedger: Sendable {
             lowest[partition] = (job.offset, generation)
         }
         return lowest.compactMap { partition, entry in
-            guard let progress = jobs[entry.generation]?.progress, progress.prefix > 0 else { return nil }
+            guard let progress = self.entry(entry.generation)?.progress, progress.prefix > 0 else { return nil }
             return JobCheckpoint(
                 topic: partition.topic, partition: partition.partition, offset: entry.offset, jobID: progress.jobID,
                 done: progress.prefix)
@@ -207,7 +232,7 @@ package struct JobLedger: Sendable {
             forgotten.append(generation)
             return false
         }
-        for generation in forgotten { jobs[generation] = nil }
+        for generation in forgotten where entry(generation) != nil { jobs.remove(Self.slot(of: generation)) }
     }
 
     /// Events for jobs not (or no longer) open, or for an earlier opening of the same position,
@@ -215,23 +240,26 @@ package struct JobLedger: Sendable {
     private mutating func update(
         _ job: SourcePosition, _ generation: Generation, _ change: (inout Outstanding) -> Void
     ) -> Action {
-        // One integer hash per event (this runs once per notification) and one access to the
-        // entry, in place: each read of `jobs.values[index]` copied the entry out (retaining and
-        // releasing its progress), ~900 instructions a notification for three reads.
-        guard let index = jobs.index(forKey: generation),
-            let total = Self.apply(change, to: &jobs.values[index], of: job)
-        else { return .none }
+        // One array access per event (this runs once per notification), changing the entry in
+        // place: each copy of an entry out retained and released its progress (~300 instructions).
+        let slot = Self.slot(of: generation)
+        let changed = jobs.update(slot) { outstanding in Self.apply(change, to: &outstanding, of: job, generation) }
+        guard let total = changed ?? nil else { return .none }
         notificationsCompleted += total
-        jobs.remove(at: index)
+        jobs.remove(slot)
         generations[job] = nil
         return .completed(job)
     }
 
-    /// Changes `outstanding` if it is `job`'s entry; its total once it is done, else nil.
+    /// Changes `outstanding` if it is `job`'s entry of this `generation`; its total once it is
+    /// done, else nil.
     private static func apply(
-        _ change: (inout Outstanding) -> Void, to outstanding: inout Outstanding, of job: SourcePosition
+        _ change: (inout Outstanding) -> Void, to outstanding: inout Outstanding, of job: SourcePosition,
+        _ generation: Generation
     ) -> Int? {
-        guard outstanding.offset == job.offset, outstanding.partition == job.partition else { return nil }
+        guard outstanding.generation == generation, outstanding.offset == job.offset,
+            outstanding.partition == job.partition
+        else { return nil }
         change(&outstanding)
         return outstanding.isDone ? outstanding.total : nil
     }
