@@ -145,9 +145,10 @@ extension WorkerCore {
             }
             do {
                 batch.requests.append(try item.notification.request())
-                batch.items.append(item)
-                inFlight += 1
                 if item.metricsLane == .priority { sentPriority = true }
+                // Moved into the batch, not copied (a retain and release per reference in it).
+                batch.items.append(consume item)
+                inFlight += 1
             } catch {
                 handle(classifier.classify(.invalidRequest(error), of: item.notification, at: .now()), of: item)
             }

@@ -11,9 +11,14 @@ extension WorkerCore {
     func accept(_ records: [DecodedRecord], resume: @escaping Resume) {
         var pause: Duration?
         var fullLane: Lane?
-        for record in records {
-            if let recordPause = accept(record) { pause = max(pause ?? .zero, recordPause) }
-            if fullLane == nil, !scheduler.hasCapacity(in: record.lane) { fullLane = record.lane }
+        // Each record is lent from the array's storage: iterating copied it out first (a retain
+        // and release of its job, topic and reference strings).
+        records.withUnsafeBufferPointer { records in
+            for index in records.indices {
+                let lane = records[index].lane
+                if let recordPause = accept(records[index]) { pause = max(pause ?? .zero, recordPause) }
+                if fullLane == nil, !scheduler.hasCapacity(in: lane) { fullLane = lane }
+            }
         }
         schedulePump()
         if pendingRecords >= Self.maximumPendingRecords, phase == .running {

@@ -24,13 +24,17 @@ extension WorkerEngine {
                 if Task.isCancelled { break }
                 // What has already arrived goes over as one batch: a hand-over per record would
                 // wake the event loop and then this task once per per-user push.
-                var records = [intake.decode(first)]
-                var bytes = first.value.count
+                // Room for the whole batch at once: grown from one element by doubling, the array
+                // was reallocated a few times per hand-over (~480 instructions per per-user push).
+                var records: [DecodedRecord] = []
+                records.reserveCapacity(Self.handOverRecords)
+                records.append(intake.decode(first))
+                var bytes = first.payload.readableBytes
                 while records.count < Self.handOverRecords, bytes < Self.handOverBytes,
                     let message = try messages.nextBuffered()
                 {
                     records.append(intake.decode(message))
-                    bytes += message.value.count
+                    bytes += message.payload.readableBytes
                 }
                 let batch = records
                 await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in

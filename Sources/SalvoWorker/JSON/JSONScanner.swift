@@ -66,8 +66,12 @@ struct JSONScanner {
         return true
     }
 
-    mutating func expect(_ byte: UInt8, _ expectation: String) throws(JobRejection) {
-        guard consume(byte) else { throw syntaxError(expecting: expectation) }
+    /// `expectation` is a `StaticString` (text only needed for the error) so the common path
+    /// passes a pointer, not a `String` to retain and release: the scanner expects a ':' or ','
+    /// about ten times per job.
+    @inline(__always)
+    mutating func expect(_ byte: UInt8, _ expectation: StaticString) throws(JobRejection) {
+        guard consume(byte) else { throw syntaxError(expecting: "\(expectation)") }
     }
 
     /// Only whitespace may follow the top-level value.
@@ -134,8 +138,8 @@ struct JSONScanner {
         }
     }
 
-    private mutating func enterContainer(opening: UInt8, _ expectation: String) throws(JobRejection) {
-        guard peek() == opening else { throw syntaxError(expecting: expectation) }
+    private mutating func enterContainer(opening: UInt8, _ expectation: StaticString) throws(JobRejection) {
+        guard peek() == opening else { throw syntaxError(expecting: "\(expectation)") }
         guard depth < Self.maximumDepth else {
             throw JobRejection(
                 .malformedJSON, "malformed JSON at byte \(index): nesting deeper than \(Self.maximumDepth)")

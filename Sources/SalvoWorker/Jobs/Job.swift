@@ -84,7 +84,7 @@ package final class Job: Sendable {
 
     /// The part every notification of this job shares, for ``notification(at:shared:attempt:)``.
     package func shared(_ reference: JobReference) -> PushNotification.Shared {
-        PushNotification.Shared(job: reference, headers: headers, payload: payload)
+        PushNotification.Shared(job: reference, headers: headers, payload: payload, origin: self)
     }
 
     /// The notification for the token at `index`.

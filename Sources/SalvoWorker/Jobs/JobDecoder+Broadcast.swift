@@ -19,7 +19,7 @@ extension JobDecoder {
                     message: message, maximumTokens: configuration.maximumTokens, readsRetry: false)
                 try reader.read(into: &fields)
                 if fields.channelID != nil { return .broadcast(try self.assembleBroadcast(fields)) }
-                return .push(try self.assemble(fields, message: message))
+                return .push(try self.assemble(&fields, message: message))
             } catch {
                 var rejection = error
                 rejection.jobID = rejection.jobID ?? fields.id

@@ -10,26 +10,36 @@ package struct JobTokenList: Sendable, RandomAccessCollection {
     private let message: ByteBuffer
     /// Per token: offset (relative to the message's reader index) in the high bits, hex length in
     /// the low 8 bits. Offsets fit: messages are at most `UInt32.max` bytes (configuration limit).
-    private var spans: [UInt64] = []
+    /// The first token's span is kept inline: a per-user push has one token, and an array for it
+    /// was an allocation per job (~500 instructions with its growth and release).
+    private var firstSpan: UInt64?
+    /// The spans of the tokens after the first.
+    private var laterSpans: [UInt64] = []
 
     init(message: ByteBuffer) {
         self.message = message
     }
 
     mutating func reserveCapacity(_ count: Int) {
-        spans.reserveCapacity(count)
+        laterSpans.reserveCapacity(Swift.max(0, count - 1))
     }
 
     /// Adds a token whose hex text, already validated as a well-formed token, is at `range`.
     mutating func append(_ range: Range<Int>) {
-        spans.append(UInt64(range.lowerBound) << 8 | UInt64(range.count))
+        let span = UInt64(range.lowerBound) << 8 | UInt64(range.count)
+        if firstSpan == nil {
+            firstSpan = span
+        } else {
+            laterSpans.append(span)
+        }
     }
 
     package var startIndex: Int { 0 }
-    package var endIndex: Int { spans.count }
+    package var endIndex: Int { firstSpan == nil ? 0 : 1 + laterSpans.count }
 
     package subscript(position: Int) -> DeviceToken {
-        let span = spans[position]
+        precondition(position >= 0 && position < endIndex, "token \(position) of \(endIndex)")
+        let span = position == 0 ? firstSpan! : laterSpans[position - 1]
         let offset = Int(span >> 8)
         let length = Int(span & 0xFF)
         // Straight from the message's bytes (no String or array on the way), and not validated

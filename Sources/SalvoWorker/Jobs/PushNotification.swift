@@ -20,12 +20,20 @@ package struct PushNotification: Sendable, Equatable {
         package let payload: ByteBuffer
         /// The job's deterministic `apns-id`s.
         let apnsIDs: APNsID.DeterministicNamespace
+        /// The decoded job, when these notifications are built from one (``Job/shared(_:)``): a
+        /// lane's ``DispatchUnit`` reaches it here, so a job costs one object, not two.
+        let origin: Job?
 
-        package init(job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer) {
+        package convenience init(job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer) {
+            self.init(job: job, headers: headers, payload: payload, origin: nil)
+        }
+
+        init(job: JobReference, headers: APNsRequestHeaders, payload: ByteBuffer, origin: Job?) {
             self.job = job
             self.headers = headers
             self.payload = payload
             self.apnsIDs = APNsID.DeterministicNamespace(jobID: job.id)
+            self.origin = origin
         }
     }
 
