@@ -73,7 +73,7 @@ let package = Package(
         // MARK: Libraries
         .target(
             name: "SalvoKafka",
-            dependencies: ["CRdKafka", logging, dequeModule],
+            dependencies: ["CRdKafka", nioCore, logging, dequeModule],
             swiftSettings: swiftSettings
         ),
         // The HTTP/2 hot path: dynamic exclusivity checks (its own class state and the ByteBuffer

@@ -134,22 +134,25 @@ final class RDKafkaLoop: Sendable {
 
     /// Takes up to `limit` messages, waiting only for the first, and hands them over in order.
     /// Anything else on the message queue (a partition's fetch error) is handed over in place.
+    /// The first is polled (the only call that waits); the rest, already queued, come in one batch.
     private func takeMessages(limit: Int, timeout: Int32, delegate: some RDKafkaLoopDelegate) {
+        guard let first = client.pollMessage(timeoutMilliseconds: timeout) else { return }
         var batch: [KafkaConsumerMessage] = []
         batch.reserveCapacity(limit)
-        var taken = 0
-        while taken < limit, let event = client.pollMessage(timeoutMilliseconds: taken == 0 ? timeout : 0) {
-            taken += 1
-            if case .message(let message) = event {
-                batch.append(message)
-                continue
-            }
+        let client = self.client
+        let other = { (batch: inout [KafkaConsumerMessage], event: RDKafkaEvent) in
             if !batch.isEmpty {
                 delegate.loop(client, receivedMessages: batch)
                 batch.removeAll(keepingCapacity: true)
             }
             delegate.loop(client, received: event)
         }
+        if case .message(let message) = first {
+            batch.append(message)
+        } else {
+            other(&batch, first)
+        }
+        _ = client.takeReadyMessages(limit: limit - 1, into: &batch, other: other)
         if !batch.isEmpty {
             delegate.loop(client, receivedMessages: batch)
         }

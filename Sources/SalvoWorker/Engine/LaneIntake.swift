@@ -42,7 +42,7 @@ struct LaneIntake: Sendable {
             ? topics.priority : isRetry ? topics.retry : message.topic == topics.jobs ? topics.jobs : message.topic
         let source = SourcePosition(topic: topic, partition: message.partition, offset: message.offset)
         let lane: Lane = isPriority ? .priority : .campaign
-        let bytes = ByteBuffer(bytes: message.value)
+        let bytes = message.payload
         let content: DecodedRecord.Content
         if isRetry {
             switch retryDecoder.decode(bytes) {
