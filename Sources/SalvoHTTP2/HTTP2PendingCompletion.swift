@@ -26,8 +26,10 @@ enum HTTP2PendingCompletion {
     case success(HTTP2Responder, HTTP2Response)
     case failure(HTTP2Responder, HTTP2Error)
 
-    func complete(delegate: (any HTTP2ResponseDelegate)?) {
-        switch self {
+    /// Consuming: the response is moved out of the buffer's element into the delegate's call
+    /// rather than copied (a retain and release of each of its buffers per request).
+    consuming func complete(delegate: (any HTTP2ResponseDelegate)?) {
+        switch consume self {
         case .success(let responder, let response): responder.complete(.success(response), delegate: delegate)
         case .failure(let responder, let error): responder.complete(.failure(error), delegate: delegate)
         }

@@ -96,7 +96,7 @@ extension HTTP2SessionHandler {
 
     func completeResponse(slot: Int) {
         if let completion = self.clientStreams.update(slot, { $0.takeCompletion() }) ?? nil {
-            self.pendingCompletions.append(completion)
+            self.pendingCompletions.append(consume completion)
         }
     }
 

@@ -54,10 +54,10 @@ final class NGHTTP2Session {
     private var headerBlockTooLarge = false
     private let role: Role
     private let maxHeaderListSize: Int
-    /// `Options.keptHeaderNames` as bytes, compared with every received name.
-    private let keptHeaderNames: [[UInt8]]?
-    /// `Options.unindexedHeaderNames` as bytes, compared with every sent name.
-    private let unindexedHeaderNames: [[UInt8]]
+    /// `Options.keptHeaderNames`, asked about every received name.
+    private let keptHeaderNames: HeaderNameSet?
+    /// `Options.unindexedHeaderNames`, asked about every sent name.
+    private let unindexedHeaderNames: HeaderNameSet
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
     private var nameValueCapacity = 16
@@ -74,8 +74,8 @@ final class NGHTTP2Session {
         self.delegate = delegate
         self.role = options.role
         self.maxHeaderListSize = options.maxHeaderListSize
-        self.keptHeaderNames = options.keptHeaderNames.map { $0.map { Array($0.utf8) } }
-        self.unindexedHeaderNames = options.unindexedHeaderNames.map { Array($0.utf8) }
+        self.keptHeaderNames = options.keptHeaderNames.map(HeaderNameSet.init)
+        self.unindexedHeaderNames = HeaderNameSet(options.unindexedHeaderNames)
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
 
         var callbacks: OpaquePointer?
@@ -340,22 +340,23 @@ final class NGHTTP2Session {
             }
             index = 1
         }
-        let storage = headers.storage
-        return try storage.withUnsafeReadableBytes { (raw) throws(HTTP2Error) -> Result in
-            let base = UnsafeMutablePointer(mutating: raw.bindMemory(to: UInt8.self).baseAddress)
-            let origin = storage.readerIndex
-            headers.forEachEntry { name, value in
-                let namePointer = base! + (name.lowerBound - origin)
+        // nghttp2 copies the fields while `body` runs (`NGHTTP2_NV_FLAG_NONE`), so pointers into
+        // the list's memory need to live only as long as this closure.
+        return try headers.storage.withUnsafeReadableBytes { (raw) throws(HTTP2Error) -> Result in
+            HTTP2Headers.forEachField(in: raw) { name, value in
                 self.nameValues[index] = nghttp2_nv(
-                    name: namePointer, value: base! + (value.lowerBound - origin),
-                    namelen: name.count, valuelen: value.count,
-                    flags: self.isUnindexed(UnsafeRawBufferPointer(start: namePointer, count: name.count))
-                        ? noIndex : flags)
+                    name: Self.bytes(name), value: Self.bytes(value), namelen: name.count, valuelen: value.count,
+                    flags: self.isUnindexed(name) ? noIndex : flags)
                 index += 1
-                return true
             }
-            return try body(self.nameValues, count)
+            return try body(self.nameValues, index)
         }
+    }
+
+    /// nghttp2 takes `uint8_t *` for fields it only reads. A field's bytes lie inside the list's
+    /// buffer, so even an empty one has an address.
+    private static func bytes(_ buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<UInt8> {
+        UnsafeMutablePointer(mutating: buffer.bindMemory(to: UInt8.self).baseAddress!)
     }
 
     private static let statusName: StaticString = ":status"
@@ -409,15 +410,11 @@ final class NGHTTP2Session {
     }
 
     private func isUnindexed(_ name: UnsafeRawBufferPointer) -> Bool {
-        for candidate in self.unindexedHeaderNames where candidate.count == name.count && candidate.elementsEqual(name)
-        { return true }
-        return false
+        self.unindexedHeaderNames.contains(name)
     }
 
     private func isKept(_ name: UnsafeRawBufferPointer) -> Bool {
-        guard let kept = self.keptHeaderNames else { return true }
-        for candidate in kept where candidate.count == name.count && candidate.elementsEqual(name) { return true }
-        return false
+        self.keptHeaderNames?.contains(name) ?? true
     }
 
     func endHeaders(streamID: Int32, endStream: Bool) {
