@@ -231,29 +231,6 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
         }
     }
 
-    /// Calls `body` with each field's name and value in `bytes`, the list's readable bytes (from
-    /// `storage.withUnsafeReadableBytes`), in order. The layout is read with raw loads rather
-    /// than the bounds-checked `getInteger` of ``forEachEntry(_:)``: this walk hands every
-    /// request's fields to nghttp2, and the checked reads cost ~40 instructions a field more. The
-    /// lengths were written by ``add(name:value:)``; a walk that would leave the bytes stops.
-    static func forEachField(
-        in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void
-    ) {
-        var offset = 0
-        while bytes.count - offset >= Self.entryHeaderSize {
-            let nameLength = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self).bigEndian)
-            let valueLength = Int(bytes.loadUnaligned(fromByteOffset: offset + 2, as: UInt32.self).bigEndian)
-            let nameStart = offset + Self.entryHeaderSize
-            let valueStart = nameStart + nameLength
-            let valueEnd = valueStart + valueLength
-            guard valueEnd <= bytes.count else { return }
-            body(
-                UnsafeRawBufferPointer(rebasing: bytes[nameStart..<valueStart]),
-                UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]))
-            offset = valueEnd
-        }
-    }
-
     private func firstValueRange(name: String) -> Range<Int>? {
         var result: Range<Int>?
         self.forEachEntry { nameRange, valueRange in

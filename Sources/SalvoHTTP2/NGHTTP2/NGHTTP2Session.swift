@@ -54,10 +54,10 @@ final class NGHTTP2Session {
     private var headerBlockTooLarge = false
     private let role: Role
     private let maxHeaderListSize: Int
-    /// `Options.keptHeaderNames`, asked about every received name.
-    private let keptHeaderNames: HeaderNameSet?
-    /// `Options.unindexedHeaderNames`, asked about every sent name.
-    private let unindexedHeaderNames: HeaderNameSet
+    /// `Options.keptHeaderNames` as bytes, compared with every received name.
+    private let keptHeaderNames: [[UInt8]]?
+    /// `Options.unindexedHeaderNames` as bytes, compared with every sent name.
+    private let unindexedHeaderNames: [[UInt8]]
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
     private var nameValueCapacity = 16
@@ -74,8 +74,8 @@ final class NGHTTP2Session {
         self.delegate = delegate
         self.role = options.role
         self.maxHeaderListSize = options.maxHeaderListSize
-        self.keptHeaderNames = options.keptHeaderNames.map(HeaderNameSet.init)
-        self.unindexedHeaderNames = HeaderNameSet(options.unindexedHeaderNames)
+        self.keptHeaderNames = options.keptHeaderNames.map { $0.map { Array($0.utf8) } }
+        self.unindexedHeaderNames = options.unindexedHeaderNames.map { Array($0.utf8) }
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
 
         var callbacks: OpaquePointer?
@@ -340,23 +340,22 @@ final class NGHTTP2Session {
             }
             index = 1
         }
-        // nghttp2 copies the fields while `body` runs (`NGHTTP2_NV_FLAG_NONE`), so pointers into
-        // the list's memory need to live only as long as this closure.
-        return try headers.storage.withUnsafeReadableBytes { (raw) throws(HTTP2Error) -> Result in
-            HTTP2Headers.forEachField(in: raw) { name, value in
+        let storage = headers.storage
+        return try storage.withUnsafeReadableBytes { (raw) throws(HTTP2Error) -> Result in
+            let base = UnsafeMutablePointer(mutating: raw.bindMemory(to: UInt8.self).baseAddress)
+            let origin = storage.readerIndex
+            headers.forEachEntry { name, value in
+                let namePointer = base! + (name.lowerBound - origin)
                 self.nameValues[index] = nghttp2_nv(
-                    name: Self.bytes(name), value: Self.bytes(value), namelen: name.count, valuelen: value.count,
-                    flags: self.isUnindexed(name) ? noIndex : flags)
+                    name: namePointer, value: base! + (value.lowerBound - origin),
+                    namelen: name.count, valuelen: value.count,
+                    flags: self.isUnindexed(UnsafeRawBufferPointer(start: namePointer, count: name.count))
+                        ? noIndex : flags)
                 index += 1
+                return true
             }
-            return try body(self.nameValues, index)
+            return try body(self.nameValues, count)
         }
-    }
-
-    /// nghttp2 takes `uint8_t *` for fields it only reads. A field's bytes lie inside the list's
-    /// buffer, so even an empty one has an address.
-    private static func bytes(_ buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<UInt8> {
-        UnsafeMutablePointer(mutating: buffer.bindMemory(to: UInt8.self).baseAddress!)
     }
 
     private static let statusName: StaticString = ":status"
@@ -410,11 +409,15 @@ final class NGHTTP2Session {
     }
 
     private func isUnindexed(_ name: UnsafeRawBufferPointer) -> Bool {
-        self.unindexedHeaderNames.contains(name)
+        for candidate in self.unindexedHeaderNames where candidate.count == name.count && candidate.elementsEqual(name)
+        { return true }
+        return false
     }
 
     private func isKept(_ name: UnsafeRawBufferPointer) -> Bool {
-        self.keptHeaderNames?.contains(name) ?? true
+        guard let kept = self.keptHeaderNames else { return true }
+        for candidate in kept where candidate.count == name.count && candidate.elementsEqual(name) { return true }
+        return false
     }
 
     func endHeaders(streamID: Int32, endStream: Bool) {
