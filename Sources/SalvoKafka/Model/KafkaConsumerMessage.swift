@@ -8,7 +8,8 @@ public struct KafkaConsumerMessage: Hashable, Sendable {
     public var key: [UInt8]?
     /// The record's value, copied once out of librdkafka's buffer into a `ByteBuffer`, which a
     /// worker decodes and slices in place. As an array it took a second allocation and copy per
-    /// record on the way to the decoder (~450 instructions of a per-user push).
+    /// record on the way to the decoder (with `RDKafkaClient.takeReadyMessages`, ~950 instructions
+    /// of a per-user push less; docs/benchmarks.md, "Fourth session").
     public var payload: ByteBuffer
     public var headers: [KafkaHeader]
     /// Milliseconds since the Unix epoch as stored in the record (create or log-append time), if any.

@@ -26,9 +26,9 @@ extension RDKafkaClient {
     /// were taken.
     ///
     /// One `rd_kafka_consume_batch_queue` call instead of an event per message: polling paid
-    /// the queue's lock, an event and its destruction per message (~1,100 instructions of a
-    /// per-user push). The messages stay librdkafka's until destroyed here, after their bytes
-    /// were copied; the pointer array lives only for this call.
+    /// the queue's lock, an event and its destruction per message. The 0 ms timeout matters: with
+    /// more, the call waits until the batch is full. The messages stay librdkafka's until
+    /// destroyed here, after their bytes were copied; the pointer array lives only for this call.
     func takeReadyMessages(
         limit: Int, into batch: inout [KafkaConsumerMessage],
         other: (inout [KafkaConsumerMessage], RDKafkaEvent) -> Void

@@ -38,7 +38,6 @@ package struct JobTokenList: Sendable, RandomAccessCollection {
     package var endIndex: Int { firstSpan == nil ? 0 : 1 + laterSpans.count }
 
     package subscript(position: Int) -> DeviceToken {
-        precondition(position >= 0 && position < endIndex, "token \(position) of \(endIndex)")
         let span = position == 0 ? firstSpan! : laterSpans[position - 1]
         let offset = Int(span >> 8)
         let length = Int(span & 0xFF)

@@ -60,7 +60,7 @@ package struct JobLedger: Sendable {
 
     /// Open entries, in the slot their generation names (``slot(of:)``): the per-notification
     /// events find theirs by an array index. As a dictionary keyed by generation, its insert, two
-    /// lookups and removal hashed an integer four times per per-user push (~1,200 instructions).
+    /// lookups and removal hashed an integer four times per per-user push (~700 instructions).
     private var jobs = SlotTable<Outstanding>()
     /// The open entry's generation of each position.
     private var generations: [SourcePosition: Generation] = [:]
@@ -123,7 +123,7 @@ package struct JobLedger: Sendable {
         _ job: SourcePosition, notifications: Int, records: Int = 0, progress: TokenProgress? = nil
     ) -> (action: Action, generation: Generation) {
         precondition(notifications >= 0 && records >= 0, "counts are never negative")
-        var outstanding = Outstanding(
+        let outstanding = Outstanding(
             generation: 0, partition: job.partition, offset: job.offset, notifications: notifications,
             total: notifications, progress: progress, recordsEnqueued: records, recordsAcknowledged: 0)
         if outstanding.isDone {
