@@ -153,7 +153,12 @@ let package = Package(
                 argumentParser, logging,
                 serviceLifecycle, unixSignals, nioCore, nioPosix, nioSSL,
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // jemalloc replaces glibc's malloc for the whole process (docs/decisions.md): records
+            // and jobs are allocated on librdkafka's and the lane's threads and freed on an event
+            // loop, a cross-thread free that glibc serves from the allocating arena's bins under
+            // its lock (~430 instructions per allocation in a per-user push).
+            linkerSettings: [.linkedLibrary("jemalloc")]
         ),
 
         // MARK: Tests

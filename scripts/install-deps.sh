@@ -3,7 +3,7 @@
 #   scripts/install-deps.sh build   C libraries to build and run salvo (make demo)
 #   scripts/install-deps.sh test    the above plus the independent clients and tools the tests use
 set -euo pipefail
-build=(pkg-config librdkafka-dev libnghttp2-dev libssl-dev)
+build=(pkg-config librdkafka-dev libnghttp2-dev libssl-dev libjemalloc-dev)
 test=(kcat nghttp2-client nghttp2-server prometheus curl time unzip strace util-linux)
 want=("${build[@]}")
 [ "${1:-build}" = test ] && want+=("${test[@]}")
