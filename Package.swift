@@ -5,9 +5,16 @@ import PackageDescription
 /// existentials, so `any` marks every dynamic dispatch on the hot path, and member import
 /// visibility, so a file uses only members of modules it imports itself (every dependency is
 /// declared where it is used, and in `dependencies:` below).
+///
+/// `-disable-type-layout`: without it the compiler destroys an `Optional` of a many-field enum
+/// (a completion, a stream, an in-flight entry) by looking up the optional's metadata and calling
+/// its value witness, ~90 instructions where inline code takes a tag test; eight such destroys per
+/// notification cost ~700 (docs/decisions.md). Every configuration, so the tests run the code
+/// that ships.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .unsafeFlags(["-Xfrontend", "-disable-type-layout"]),
 ]
 
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")

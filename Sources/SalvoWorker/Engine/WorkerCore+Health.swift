@@ -11,6 +11,7 @@ extension WorkerCore {
     /// (the pool is unhealthy and this was one more failure), so the caller stops there.
     func parkedByHealth(_ item: DispatchItem, _ outcome: APNsOutcome, slot: Int) -> Bool {
         guard let signal = Self.healthSignal(outcome) else { return false }
+        if signal == .answered, slots[slot].health.countAnswerIfHealthy() { return false }
         if let transition = slots[slot].health.record(signal, now: { clock.now }) {
             apply(transition, slot: slot)
         }

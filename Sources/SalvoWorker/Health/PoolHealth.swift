@@ -38,7 +38,14 @@ struct PoolHealth<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     let configuration: PoolHealthConfiguration
-    private(set) var state = State.healthy
+    private(set) var state = State.healthy {
+        didSet { isHealthy = state == .healthy }
+    }
+    /// `state == .healthy`, kept beside it: `State` carries a `C.Instant`, whose layout the
+    /// standard library does not freeze, so every read, copy or comparison of it goes through
+    /// runtime metadata (~500 instructions per answer before the fast path in
+    /// ``countAnswerIfHealthy()``).
+    private(set) var isHealthy = true
     private var windowStart: C.Instant?
     private var answers = 0
     private var failures = 0
@@ -48,8 +55,6 @@ struct PoolHealth<C: Clock>: Sendable where C.Duration == Duration {
         self.configuration = configuration
         self.probeDelay = configuration.initialProbeDelay
     }
-
-    var isHealthy: Bool { state == .healthy }
 
     /// How many new requests may go out now: unlimited when healthy, the probes left when
     /// probing, none when unhealthy.
@@ -65,6 +70,14 @@ struct PoolHealth<C: Clock>: Sendable where C.Duration == Duration {
     mutating func sent(_ count: Int) {
         guard case .probing(let left, let outstanding) = state else { return }
         state = .probing(left: left - count, outstanding: outstanding + count)
+    }
+
+    /// An answer to a healthy pool (the common case) counted without touching `state`; false
+    /// when ``record(_:now:)`` must see it instead.
+    mutating func countAnswerIfHealthy() -> Bool {
+        guard isHealthy else { return false }
+        answers += 1
+        return true
     }
 
     /// An answer. `now` is read only for a failure (``record(_:now:)`` takes a closure so a
