@@ -23,9 +23,10 @@ struct APNsPendingRequest {
     var request: APNsRequest { self.submission.requests[self.index] }
 
     func deliver(_ outcome: APNsOutcome) {
-        switch self.submission.sink {
-        case .handler(let handler): handler(self.index, outcome)
-        case .single(let continuation): continuation.resume(returning: outcome)
+        if let handler = self.submission.handler {
+            handler(self.index, outcome)
+        } else if case .single(let continuation) = self.submission.sink {
+            continuation.resume(returning: outcome)
         }
     }
 }

@@ -5,11 +5,16 @@ final class APNsPoolSubmission {
     let requests: [APNsRequest]
     var next = 0
     let sink: APNsOutcomeSink
+    /// The sink's handler when it is one, read per outcome. Kept apart because the sink also
+    /// holds a `CheckedContinuation`, whose layout the standard library does not freeze: reading
+    /// the enum copied it through runtime metadata (~100 instructions per outcome).
+    let handler: (@Sendable (Int, APNsOutcome) -> Void)?
     let admitted: CheckedContinuation<Void, Never>?
 
     init(requests: [APNsRequest], sink: APNsOutcomeSink, admitted: CheckedContinuation<Void, Never>?) {
         self.requests = requests
         self.sink = sink
+        if case .handler(let handler) = sink { self.handler = handler } else { self.handler = nil }
         self.admitted = admitted
     }
 

@@ -51,6 +51,9 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     var scheduler: LaneScheduler<DispatchUnit>
     var appLimiter: AppRateLimiter<C>
     var deviceLimiter: DeviceRateLimiter<C>?
+    /// `deviceLimiter != nil`, asked per send: testing the optional of a struct holding a
+    /// `C.Instant` goes through runtime metadata (~55 instructions).
+    let limitsDevices: Bool
     /// Notifications waiting after a retryable answer (attempt already increased).
     var retries: RetryScheduler.StateMachine<C>
     /// Sends a rate limit delayed: not an attempt, so they come back as they went.
@@ -165,6 +168,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         self.deviceLimiter = try configuration.deviceRateLimit.map { limit throws(SalvoWorkerError) in
             try DeviceRateLimiter(configuration: DeviceRateLimiter.Configuration(limit: limit), now: now)
         }
+        self.limitsDevices = configuration.deviceRateLimit != nil
         self.retries = try RetryScheduler.StateMachine(configuration: configuration.retry, now: now)
         // Rate-limit delays are bounded by the window (delayed sends count against it), not by
         // the retry hand-off bound: handing them to the retry topic would only churn.
