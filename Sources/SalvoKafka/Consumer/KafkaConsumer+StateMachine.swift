@@ -42,7 +42,13 @@ extension KafkaConsumer {
         /// Most messages taken from librdkafka in one loop iteration.
         static var messageBatchLimit: Int { 256 }
 
-        private(set) var lifecycle: Lifecycle = .running
+        private(set) var lifecycle: Lifecycle = .running {
+            didSet { isRunning = lifecycle == .running }
+        }
+        /// `lifecycle == .running`, asked for every message: `Lifecycle` carries a `C.Instant`,
+        /// whose layout the standard library does not freeze, so comparing it copied the enum
+        /// through runtime metadata (~150 instructions per message).
+        private(set) var isRunning = true
         private(set) var tracker = KafkaOffsetTracker()
         private(set) var assignment: Set<KafkaTopicPartition> = []
         private var buffer = KafkaMessageBuffer()
@@ -80,7 +86,7 @@ extension KafkaConsumer {
 
         /// A message arrived from librdkafka. Returns the waiter to resume with it, if any.
         mutating func receive(_ message: KafkaConsumerMessage) -> Waiter? {
-            guard lifecycle == .running, assignment.contains(message.topicPartition) else { return nil }
+            guard isRunning, assignment.contains(message.topicPartition) else { return nil }
             tracker.track(message.offset, in: message.topicPartition)
             let parked = isPausedByUser(message.topicPartition)
             if !parked, let first = waiters.popFirst() {
@@ -114,17 +120,13 @@ extension KafkaConsumer {
         /// Takes a ready message without waiting. The flag says whether the loop must be woken
         /// because backpressure just ended.
         mutating func pop() -> (result: NextResult, wakeLoop: Bool) {
-            switch lifecycle {
-            case .running:
-                guard let message = buffer.popFirst() else { return (.wait, false) }
-                if isBackpressured, buffer.readyCount <= capacity / 2 {
-                    isBackpressured = false
-                    return (.message(message), true)
-                }
-                return (.message(message), false)
-            case .closing, .leaving, .closed:
-                return (failure.map { .failed($0) } ?? .finished, false)
+            guard isRunning else { return (failure.map { .failed($0) } ?? .finished, false) }
+            guard let message = buffer.popFirst() else { return (.wait, false) }
+            if isBackpressured, buffer.readyCount <= capacity / 2 {
+                isBackpressured = false
+                return (.message(message), true)
             }
+            return (.message(message), false)
         }
 
         /// `pop`, and if nothing is ready, store the waiter.

@@ -1,4 +1,5 @@
 import CRdKafka
+import Synchronization
 
 /// Consumer-group calls. All of them run on the consumer's loop thread; the ones that wait for
 /// the broker (`commit`, `committed`) block only that thread.
@@ -9,6 +10,12 @@ extension RDKafkaClient {
         let error = rd_kafka_subscribe(handle, list.pointer)
         guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
             throw .rdKafka(error, context: "cannot subscribe to \(topics.joined(separator: ","))")
+        }
+        // The caller's own strings name the topics of its messages and assignments, so its
+        // comparisons with them (a topic per message, ~120 instructions each when the text is
+        // read) are equal by identity.
+        topicNames.withLock { names in
+            for topic in topics where names.count < 16 && !names.contains(topic) { names.append(topic) }
         }
     }
 

@@ -22,9 +22,13 @@ final class RDKafkaTopicPartitionList {
         }
     }
 
-    /// Copies a list librdkafka owns (for example an event's) into Swift values.
-    static func read(_ list: UnsafePointer<rd_kafka_topic_partition_list_t>?) -> [KafkaTopicPartition] {
-        entries(of: list).map(\.partition)
+    /// Copies a list librdkafka owns (for example an event's) into Swift values; `topicName`
+    /// makes each topic's `String` (a client passes its interned names).
+    static func read(
+        _ list: UnsafePointer<rd_kafka_topic_partition_list_t>?,
+        topicName: (UnsafePointer<CChar>) -> String = { String(cString: $0) }
+    ) -> [KafkaTopicPartition] {
+        entries(of: list, topicName: topicName).map(\.partition)
     }
 
     deinit {
@@ -41,13 +45,14 @@ final class RDKafkaTopicPartitionList {
     }
 
     private static func entries(
-        of list: UnsafePointer<rd_kafka_topic_partition_list_t>?
+        of list: UnsafePointer<rd_kafka_topic_partition_list_t>?,
+        topicName: (UnsafePointer<CChar>) -> String = { String(cString: $0) }
     ) -> [(partition: KafkaTopicPartition, offset: Int64, error: rd_kafka_resp_err_t)] {
         guard let list, let elements = list.pointee.elems else { return [] }
         return (0..<Int(list.pointee.cnt)).map { index in
             let element = elements[index]
             return (
-                KafkaTopicPartition(topic: String(cString: element.topic), partition: element.partition),
+                KafkaTopicPartition(topic: topicName(element.topic), partition: element.partition),
                 element.offset,
                 element.err
             )
