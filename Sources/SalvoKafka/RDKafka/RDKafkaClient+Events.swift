@@ -245,7 +245,8 @@ extension RDKafkaClient {
     }
 
     private func rebalance(_ event: OpaquePointer) -> RDKafkaRebalance {
-        let partitions = RDKafkaTopicPartitionList.read(rd_kafka_event_topic_partition_list(event), topicName: topicName)
+        let partitions = RDKafkaTopicPartitionList.read(
+            rd_kafka_event_topic_partition_list(event), topicName: topicName)
         switch rd_kafka_event_error(event) {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
             return .assign(partitions)
