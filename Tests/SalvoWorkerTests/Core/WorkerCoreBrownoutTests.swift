@@ -128,6 +128,24 @@ struct WorkerCoreBrownoutTests {
         #expect(health.record(.failed, now: { clock.now }) == nil)
         #expect(health.isHealthy)
     }
+
+    @Test("answers counted on the healthy fast path weigh in the failure share as recorded ones do")
+    func fastPathAnswersCount() {
+        let clock = ManualClockAlias()
+        var health = PoolHealth<ManualClockAlias>(configuration: PoolHealthConfiguration(minimumSamples: 4))
+        // A failure opens the window; two answers through the fast path and one more failure make
+        // four samples, half of them failures: unhealthy. Uncounted, the window would hold two.
+        #expect(health.record(.failed, now: { clock.now }) == nil)
+        for _ in 0..<2 {
+            let counted = health.countAnswerIfHealthy()
+            #expect(counted)
+        }
+        #expect(health.record(.failed, now: { clock.now }) != nil)
+        #expect(!health.isHealthy)
+        // Unhealthy, the fast path declines: the state machine must see the answer.
+        let countedWhileUnhealthy = health.countAnswerIfHealthy()
+        #expect(!countedWhileUnhealthy)
+    }
 }
 
 typealias ManualClockAlias = ManualClock
