@@ -36,7 +36,7 @@ final class RDKafkaTopicPartitionList {
     }
 
     var entries: [(partition: KafkaTopicPartition, offset: Int64, error: rd_kafka_resp_err_t)] {
-        Self.entries(of: UnsafePointer(pointer))
+        Self.entries(of: UnsafePointer(pointer), topicName: { String(cString: $0) })
     }
 
     private func add(_ partition: KafkaTopicPartition, offset: Int64) {
@@ -46,7 +46,7 @@ final class RDKafkaTopicPartitionList {
 
     private static func entries(
         of list: UnsafePointer<rd_kafka_topic_partition_list_t>?,
-        topicName: (UnsafePointer<CChar>) -> String = { String(cString: $0) }
+        topicName: (UnsafePointer<CChar>) -> String
     ) -> [(partition: KafkaTopicPartition, offset: Int64, error: rd_kafka_resp_err_t)] {
         guard let list, let elements = list.pointee.elems else { return [] }
         return (0..<Int(list.pointee.cnt)).map { index in

@@ -167,7 +167,7 @@ extension WorkerCore {
     /// the delayed-sends scheduler (not an attempt, never dropped).
     func isDelayedByRateLimit(_ notification: PushNotification, now: C.Instant) -> Bool {
         let appDelay = appLimiter.reserve(app: notification.job.app, now: now)
-        let deviceDelay = limitsDevices ? deviceLimiter?.reserve(notification.token, now: now) ?? .zero : .zero
+        let deviceDelay = limitsDevices ? (deviceLimiter?.reserve(notification.token, now: now) ?? .zero) : .zero
         guard appDelay > .zero || deviceDelay > .zero else { return false }
         statistics.rateLimited += 1
         metrics.rateLimited(byApp: appDelay >= deviceDelay)
