@@ -8,23 +8,28 @@ import NIOCore
 /// `DuplicateHeaders`). Lookups are linear, which beats hashing for the ten or so fields a
 /// request carries. Names are matched ASCII case-insensitively.
 public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
-    /// Entries laid out as `[UInt16 name length][UInt32 value length][name][value]`.
-    private(set) var storage: ByteBuffer
+    /// Entries laid out as `[UInt16 name length][UInt32 value length][name][value]`; nil until
+    /// the first field (or a reserved capacity). Why optional: a stream's and a response's
+    /// placeholder lists are created, copied and dropped per request, and an empty list that
+    /// shared one buffer paid a reference count (an atomic operation on one object, from every
+    /// event loop) at each of those steps; nil costs none.
+    private var bytes: ByteBuffer?
     /// The number of fields.
     public private(set) var count: Int
 
     static let entryHeaderSize = 6
 
     /// An empty list; `minimumCapacity` reserves bytes for names, values and 6 bytes per field.
-    /// Without a capacity no memory is allocated: empty lists share one buffer, copied on the
-    /// first write (a stream's and a response's placeholder lists are created per request).
+    /// Without a capacity no memory is allocated until the first field.
     public init(minimumCapacity: Int = 0) {
-        self.storage =
-            minimumCapacity == 0 ? Self.sharedEmptyStorage : ByteBufferAllocator().buffer(capacity: minimumCapacity)
+        self.bytes = minimumCapacity == 0 ? nil : ByteBufferAllocator().buffer(capacity: minimumCapacity)
         self.count = 0
     }
 
-    private static let sharedEmptyStorage = ByteBufferAllocator().buffer(capacity: 0)
+    /// The entries' bytes (an empty buffer for a list that never held a field).
+    var storage: ByteBuffer { self.bytes ?? Self.emptyStorage }
+
+    private static let emptyStorage = ByteBufferAllocator().buffer(capacity: 0)
 
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
@@ -45,9 +50,9 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// when a request is submitted).
     public mutating func removeAll(keepingCapacity: Bool = false) {
         if keepingCapacity {
-            self.storage.clear()
+            self.bytes?.clear()
         } else {
-            self.storage = Self.sharedEmptyStorage
+            self.bytes = nil
         }
         self.count = 0
     }
@@ -104,7 +109,12 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
     /// Appends every field of `other`, in order.
     public mutating func add(contentsOf other: HTTP2Headers) {
-        self.storage.writeImmutableBuffer(other.storage)
+        guard let added = other.bytes, other.count > 0 else { return }
+        if self.bytes == nil {
+            self.bytes = added
+        } else {
+            self.bytes!.writeImmutableBuffer(added)
+        }
         self.count += other.count
     }
 
@@ -124,25 +134,48 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// longer than ``maximumNameLength`` is a programming error (fields this process builds are
     /// short; received ones are bounded first).
     public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        precondition(Self.fits(name: name.count, value: value.count), "header field too long")
-        let total = Self.entryHeaderSize + name.count + value.count
+        self.appendEntry(nameCount: name.count, valueCount: value.count) { nameBytes, valueBytes in
+            if let source = name.baseAddress { nameBytes.copyMemory(from: source, byteCount: name.count) }
+            if let source = value.baseAddress { valueBytes.copyMemory(from: source, byteCount: value.count) }
+        }
+    }
+
+    /// Appends a field named by a literal whose value `writeValue` writes in place, into exactly
+    /// `valueCount` bytes: a value built per request (a token's `:path`, an `apns-id`) is then
+    /// copied nowhere before the header block.
+    public mutating func add(
+        name: StaticString, valueCount: Int, _ writeValue: (UnsafeMutableRawBufferPointer) -> Void
+    ) {
+        self.appendEntry(nameCount: name.utf8CodeUnitCount, valueCount: valueCount) { nameBytes, valueBytes in
+            nameBytes.copyMemory(from: name.utf8Start, byteCount: name.utf8CodeUnitCount)
+            writeValue(UnsafeMutableRawBufferPointer(start: valueBytes, count: valueCount))
+        }
+    }
+
+    /// Writes one entry's lengths and lets `write` fill its name and value bytes.
+    @inline(__always)
+    private mutating func appendEntry(
+        nameCount: Int, valueCount: Int,
+        _ write: (_ name: UnsafeMutableRawPointer, _ value: UnsafeMutableRawPointer) -> Void
+    ) {
+        precondition(Self.fits(name: nameCount, value: valueCount), "header field too long")
+        let total = Self.entryHeaderSize + nameCount + valueCount
         // reserve + withVeryUnsafeMutableBytes + moveWriterIndex: measured cheaper than the
         // write/withUnsafeMutableWritableBytes APIs, whose generic dropFirst costs more than
         // the copies.
-        self.storage.reserveCapacity(minimumWritableBytes: total)
-        let offset = self.storage.writerIndex
-        self.storage.withVeryUnsafeMutableBytes { storage in
-            let base = storage.baseAddress! + offset
-            base.storeBytes(of: UInt16(truncatingIfNeeded: name.count).bigEndian, as: UInt16.self)
-            (base + 2).storeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian, as: UInt32.self)
-            if let source = name.baseAddress {
-                (base + Self.entryHeaderSize).copyMemory(from: source, byteCount: name.count)
-            }
-            if let source = value.baseAddress {
-                (base + Self.entryHeaderSize + name.count).copyMemory(from: source, byteCount: value.count)
-            }
+        if self.bytes == nil {
+            self.bytes = ByteBufferAllocator().buffer(capacity: total)
+        } else {
+            self.bytes!.reserveCapacity(minimumWritableBytes: total)
         }
-        self.storage.moveWriterIndex(forwardBy: total)
+        let offset = self.bytes!.writerIndex
+        self.bytes!.withVeryUnsafeMutableBytes { storage in
+            let base = storage.baseAddress! + offset
+            base.storeBytes(of: UInt16(truncatingIfNeeded: nameCount).bigEndian, as: UInt16.self)
+            (base + 2).storeBytes(of: UInt32(truncatingIfNeeded: valueCount).bigEndian, as: UInt32.self)
+            write(base + Self.entryHeaderSize, base + Self.entryHeaderSize + nameCount)
+        }
+        self.bytes!.moveWriterIndex(forwardBy: total)
         self.count += 1
     }
 
@@ -182,8 +215,9 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// the call: no copies, no Strings and no reference counting, for a server that inspects every
     /// request's headers (the mock APNs).
     public func forEachField(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void) {
-        self.storage.withUnsafeReadableBytes { bytes in
-            let origin = self.storage.readerIndex
+        guard let storage = self.bytes else { return }
+        storage.withUnsafeReadableBytes { bytes in
+            let origin = storage.readerIndex
             self.forEachEntry { name, value in
                 body(
                     UnsafeRawBufferPointer(rebasing: bytes[(name.lowerBound - origin)..<(name.upperBound - origin)]),
@@ -217,11 +251,12 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// Walks the entries as (name range, value range) in `storage`'s index space; `body`
     /// returns false to stop.
     func forEachEntry(_ body: (Range<Int>, Range<Int>) -> Bool) {
-        var index = self.storage.readerIndex
-        let end = self.storage.writerIndex
+        guard let storage = self.bytes else { return }
+        var index = storage.readerIndex
+        let end = storage.writerIndex
         while index < end {
-            guard let nameLength = self.storage.getInteger(at: index, as: UInt16.self),
-                let valueLength = self.storage.getInteger(at: index + 2, as: UInt32.self)
+            guard let nameLength = storage.getInteger(at: index, as: UInt16.self),
+                let valueLength = storage.getInteger(at: index + 2, as: UInt32.self)
             else { return }
             let nameStart = index + Self.entryHeaderSize
             let valueStart = nameStart + Int(nameLength)
@@ -245,8 +280,9 @@ public struct HTTP2Headers: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
     private func nameMatches(_ range: Range<Int>, _ name: String) -> Bool {
         guard range.count == name.utf8.count else { return false }
-        return self.storage.withUnsafeReadableBytes { bytes in
-            let offset = range.lowerBound - self.storage.readerIndex
+        guard let storage = self.bytes else { return false }
+        return storage.withUnsafeReadableBytes { bytes in
+            let offset = range.lowerBound - storage.readerIndex
             return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + range.count])
                 .elementsEqualIgnoringASCIICase(name.utf8)
         }

@@ -2,11 +2,15 @@ import NIOCore
 
 /// A request as sent by the client or as received by the server.
 ///
-/// `headers` is the whole header block in wire order, pseudo-header fields (`:method`,
-/// `:scheme`, `:authority`, `:path`) first. The client sends it exactly as given; the server
-/// delivers it exactly as received, duplicates included.
+/// `headers` is the header block in wire order, pseudo-header fields (`:method`, `:scheme`,
+/// `:authority`, `:path`) first. The client sends it exactly as given, with ``sharedHeaders`` (if
+/// any) after its pseudo-header fields; the server delivers it exactly as received, duplicates
+/// included, and never sets ``sharedHeaders``.
 public struct HTTP2Request: Sendable, Equatable {
     public var headers: HTTP2Headers
+    /// Fields this request shares with many others, sent by reference (``HTTP2SharedHeaders``)
+    /// between `headers`' pseudo-header fields and its regular ones.
+    public var sharedHeaders: HTTP2SharedHeaders?
     /// May be empty; an empty body sends HEADERS with END_STREAM and no DATA frame.
     public var body: ByteBuffer
 
@@ -40,8 +44,32 @@ public struct HTTP2Request: Sendable, Equatable {
         self.body = body
     }
 
-    public var method: String? { self.headers.first(name: ":method") }
-    public var scheme: String? { self.headers.first(name: ":scheme") }
-    public var authority: String? { self.headers.first(name: ":authority") }
-    public var path: String? { self.headers.first(name: ":path") }
+    /// A request from its own fields (`:path`, say, and an `apns-id`), a block of fields it
+    /// shares with other requests, and a body.
+    public init(headers: HTTP2Headers, shared: HTTP2SharedHeaders?, body: ByteBuffer = ByteBuffer()) {
+        self.headers = headers
+        self.sharedHeaders = shared
+        self.body = body
+    }
+
+    /// Every field as the client sends it: `headers`' pseudo-header fields, ``sharedHeaders``,
+    /// then `headers`' regular fields. A new list when there is a shared block (for tests and
+    /// tools; the session reads the parts in place).
+    public var headerBlock: HTTP2Headers {
+        guard let shared = self.sharedHeaders else { return self.headers }
+        var block = HTTP2Headers(
+            minimumCapacity: self.headers.storage.readableBytes + shared.headers.storage.readableBytes)
+        for pseudo in [true, false] {
+            self.headers.forEachField { name, value in
+                if (name.first == UInt8(ascii: ":")) == pseudo { block.add(name: name, value: value) }
+            }
+            if pseudo { block.add(contentsOf: shared.headers) }
+        }
+        return block
+    }
+
+    public var method: String? { self.headerBlock.first(name: ":method") }
+    public var scheme: String? { self.headerBlock.first(name: ":scheme") }
+    public var authority: String? { self.headerBlock.first(name: ":authority") }
+    public var path: String? { self.headerBlock.first(name: ":path") }
 }

@@ -17,7 +17,7 @@ struct APNsRequestEncoderTests {
             apnsID: apnsID, payload: ByteBuffer(string: #"{"aps":{}}"#))
         let authorization = APNsAuthorization(jwt: "header.claims.signature", issuedAt: 1_700_000_000)
         let encoded = encoder.encode(request, token: authorization.headerValue)
-        let names = encoded.headers.map(\.name)
+        let names = encoded.headerBlock.map(\.name)
         #expect(
             names == [
                 ":path", ":method", ":scheme", ":authority", "apns-topic", "apns-push-type", "apns-priority",
@@ -27,9 +27,9 @@ struct APNsRequestEncoderTests {
         #expect(encoded.scheme == "https")
         #expect(encoded.authority == "api.push.apple.com")
         #expect(encoded.path == "/3/device/" + String(repeating: "ab", count: 32))
-        #expect(encoded.headers.first(name: "apns-priority") == "10")
-        #expect(encoded.headers.first(name: "apns-id") == "123e4567-e89b-42d3-a456-426614174000")
-        #expect(encoded.headers.first(name: "authorization") == "bearer header.claims.signature")
+        #expect(encoded.headerBlock.first(name: "apns-priority") == "10")
+        #expect(encoded.headerBlock.first(name: "apns-id") == "123e4567-e89b-42d3-a456-426614174000")
+        #expect(encoded.headerBlock.first(name: "authorization") == "bearer header.claims.signature")
         #expect(encoded.body == ByteBuffer(string: #"{"aps":{}}"#))
     }
 
@@ -41,13 +41,34 @@ struct APNsRequestEncoderTests {
         let second = try APNsRequest(token: self.token, topic: "com.example.b", pushType: .alert, payload: payload)
         let old = APNsAuthorization(jwt: "old.token.value", issuedAt: 1)
         let new = APNsAuthorization(jwt: "new.token.value", issuedAt: 2)
-        #expect(encoder.encode(first, token: old.headerValue).headers.first(name: "apns-topic") == "com.example.a")
-        #expect(encoder.encode(second, token: old.headerValue).headers.first(name: "apns-topic") == "com.example.b")
+        #expect(encoder.encode(first, token: old.headerValue).headerBlock.first(name: "apns-topic") == "com.example.a")
+        #expect(encoder.encode(second, token: old.headerValue).headerBlock.first(name: "apns-topic") == "com.example.b")
         #expect(
-            encoder.encode(second, token: new.headerValue).headers.first(name: "authorization")
+            encoder.encode(second, token: new.headerValue).headerBlock.first(name: "authorization")
                 == "bearer new.token.value")
-        #expect(!encoder.encode(second, token: nil).headers.contains(name: "authorization"))
-        #expect(encoder.encode(first, token: old.headerValue).headers.count == 8)
+        #expect(!encoder.encode(second, token: nil).headerBlock.contains(name: "authorization"))
+        #expect(encoder.encode(first, token: old.headerValue).headerBlock.count == 8)
+    }
+
+    @Test("requests of one job share one block by reference; only :path and apns-id are their own")
+    func sharedBlock() throws {
+        var encoder = APNsRequestEncoder(authority: "api.push.apple.com", scheme: "https")
+        let fields = try APNsRequest(
+            token: self.token, topic: "com.example.salvo", pushType: .alert, payload: ByteBuffer(string: "{}")
+        ).headers
+        let other = try DeviceToken(hex: String(repeating: "cd", count: 32))
+        let payload = ByteBuffer(string: "{}")
+        let first = encoder.encode(
+            try APNsRequest(token: self.token, headers: fields, apnsID: APNsID(high: 1, low: 2), payload: payload),
+            token: nil)
+        let second = encoder.encode(
+            try APNsRequest(token: other, headers: fields, apnsID: APNsID(high: 3, low: 4), payload: payload),
+            token: nil)
+        #expect(first.sharedHeaders != nil && first.sharedHeaders === second.sharedHeaders)
+        #expect(second.headers.map(\.name) == [":path", "apns-id"])
+        #expect(second.path == "/3/device/" + String(repeating: "cd", count: 32))
+        #expect(second.headers.first(name: "apns-id") == APNsID(high: 3, low: 4).string)
+        #expect(first.headers.first(name: "apns-id") == APNsID(high: 1, low: 2).string)
     }
 
     @Test("certificate connections send no authorization; without apns-id APNs assigns one")
@@ -56,9 +77,9 @@ struct APNsRequestEncoderTests {
         let request = try APNsRequest(
             token: self.token, topic: "com.example.salvo", pushType: .background, payload: ByteBuffer(string: "{}"))
         let encoded = encoder.encode(request, token: nil)
-        #expect(!encoded.headers.contains(name: "authorization"))
-        #expect(!encoded.headers.contains(name: "apns-id"))
-        #expect(encoded.headers.first(name: "apns-priority") == "5")
+        #expect(!encoded.headerBlock.contains(name: "authorization"))
+        #expect(!encoded.headerBlock.contains(name: "apns-id"))
+        #expect(encoded.headerBlock.first(name: "apns-priority") == "5")
         #expect(encoded.authority == "127.0.0.1:2197")
         #expect(encoded.scheme == "http")
     }

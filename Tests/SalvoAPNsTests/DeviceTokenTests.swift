@@ -67,7 +67,7 @@ import Testing
         #expect(parsed.hex == lower)
         #expect(parsed.hexBytes == Array(lower.utf8))
         #expect(parsed.withHexBytes { Array($0) } == Array(lower.utf8))
-        #expect(parsed.withPath { String(decoding: $0, as: UTF8.self) } == "/3/device/" + lower)
+        #expect(String(decoding: parsed.path, as: UTF8.self) == "/3/device/" + lower)
         #expect(Set([parsed, trusted, fromPath]).count == 1)
         #expect(parsed == trusted && trusted == fromPath)
 

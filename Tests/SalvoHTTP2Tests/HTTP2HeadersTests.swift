@@ -43,6 +43,32 @@ import Testing
         #expect(HTTP2Headers().isEmpty)
     }
 
+    @Test func emptyListsWithAndWithoutBytesBehaveAlike() {
+        var reused: HTTP2Headers = ["x-1": "a"]
+        reused.removeAll(keepingCapacity: true)
+        var dropped: HTTP2Headers = ["x-1": "a"]
+        dropped.removeAll()
+        let reserved = HTTP2Headers(minimumCapacity: 64)
+        for empty in [HTTP2Headers(), reused, dropped, reserved] {
+            #expect(empty == HTTP2Headers())
+            #expect(empty.isEmpty && empty.map(\.name).isEmpty && !empty.contains(name: "x-1"))
+        }
+        var grown = HTTP2Headers()
+        grown.add(contentsOf: HTTP2Headers())
+        #expect(grown.isEmpty)
+        grown.add(contentsOf: ["x-1": "a"])
+        grown.add(name: "x-2", value: "b")
+        reused.add(name: "x-3", value: "c")
+        #expect(grown.map(\.name) == ["x-1", "x-2"])
+        #expect(reused.map(\.value) == ["c"])
+        // The appended list's bytes are shared, then copied on the first write: the source keeps its fields.
+        let source: HTTP2Headers = ["x-1": "a"]
+        var appended = HTTP2Headers()
+        appended.add(contentsOf: source)
+        appended.add(name: "x-2", value: "b")
+        #expect(source.count == 1 && source.map(\.name) == ["x-1"])
+    }
+
     @Test func requestPutsPseudoHeadersFirst() {
         let request = HTTP2Request(
             authority: "api.push.apple.com", path: "/3/device/t", headers: ["apns-push-type": "alert"])

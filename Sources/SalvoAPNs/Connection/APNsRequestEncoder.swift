@@ -1,14 +1,15 @@
 import NIOCore
 import SalvoHTTP2
 
-/// Turns an ``APNsRequest`` into the HTTP/2 request a connection sends, writing as few pieces as
-/// possible into one header block: `:path`, then a cached block holding every field that repeats
-/// from request to request — `:method`, `:scheme`, `:authority`, the job's fields, the bearer
-/// token — then the request's `apns-id`. The cache is rebuilt when the job's fields or the token
-/// change; checking that is cheap because the requests of one job, and those sharing a token,
-/// share their arrays (array equality tests buffer identity first). The payload buffer is shared,
-/// not copied. Pseudo-header fields stay first, as HTTP/2 requires (their order among themselves
-/// is free).
+/// Turns an ``APNsRequest`` into the HTTP/2 request a connection sends: its own fields, `:path`
+/// and `apns-id`, written into one small reused block, and a shared block
+/// (``HTTP2SharedHeaders``) holding every field that repeats from request to request — `:method`,
+/// `:scheme`, `:authority`, the job's fields, the bearer token — which nghttp2 reads in place.
+/// The shared block is rebuilt when the job's fields or the token change; checking that is cheap
+/// because the requests of one job, and those sharing a token, share their arrays (array equality
+/// tests buffer identity first), and per-user jobs with equal fields keep it. The payload buffer
+/// is shared, not copied. The session sends `:path` first, as HTTP/2 wants pseudo-header fields
+/// (their order among themselves is free).
 struct APNsRequestEncoder {
     /// Length bytes `HTTP2Headers` stores per field.
     private static let entryOverhead = 6
@@ -18,17 +19,14 @@ struct APNsRequestEncoder {
     // The cache, kept as separate properties so that using it copies no more than the block.
     private var sharedFields: [APNsHeaderField]?
     private var sharedToken: [UInt8]?
-    private var sharedBlock = HTTP2Headers()
-    /// Holds the request's `apns-id` text while it is copied into the header block.
-    private var idScratch = ByteBuffer()
-    /// The header block of the request being encoded, reused from request to request: once the
-    /// previous request was submitted (nghttp2 copies the fields), it is this encoder's alone again.
+    private var sharedBlock = HTTP2SharedHeaders(HTTP2Headers())
+    /// The request's own fields, reused from request to request: once the previous request was
+    /// submitted (nghttp2 copies these fields), the block is this encoder's alone again.
     private var headers = HTTP2Headers()
 
     init(authority: String, scheme: String) {
         self.authority = authority
         self.scheme = scheme
-        self.idScratch.reserveCapacity(APNsID.textLength)
     }
 
     /// - Parameter token: the `authorization` value (`bearer <JWT>`), nil for certificate auth.
@@ -37,23 +35,16 @@ struct APNsRequestEncoder {
             self.rebuild(fields: request.headers.fields, token: token)
         }
         self.headers.removeAll(keepingCapacity: true)
-        // Written straight from the token: no path array per request.
-        let pathName: StaticString = ":path"
-        request.token.withPath { path in
-            self.headers.add(
-                name: UnsafeRawBufferPointer(start: pathName.utf8Start, count: pathName.utf8CodeUnitCount), value: path)
-        }
-        self.headers.add(contentsOf: self.sharedBlock)
+        // Both written in place: no path or id bytes anywhere else first.
+        self.headers.add(name: Self.pathName, valueCount: request.token.pathCount) { request.token.writePath(into: $0) }
         if let apnsID = request.apnsID {
-            self.idScratch.clear()
-            self.idScratch.writeWithUnsafeMutableBytes(minimumWritableBytes: APNsID.textLength) { buffer in
-                apnsID.write(into: buffer)
-                return APNsID.textLength
-            }
-            self.headers.add(name: "apns-id", value: self.idScratch)
+            self.headers.add(name: Self.apnsIDName, valueCount: APNsID.textLength) { apnsID.write(into: $0) }
         }
-        return HTTP2Request(headers: self.headers, body: request.payload)
+        return HTTP2Request(headers: self.headers, shared: self.sharedBlock, body: request.payload)
     }
+
+    private static let pathName: StaticString = ":path"
+    private static let apnsIDName: StaticString = "apns-id"
 
     private mutating func rebuild(fields: [APNsHeaderField], token: [UInt8]?) {
         var size =
@@ -73,6 +64,6 @@ struct APNsRequestEncoder {
         }
         self.sharedFields = fields
         self.sharedToken = token
-        self.sharedBlock = block
+        self.sharedBlock = HTTP2SharedHeaders(block)
     }
 }

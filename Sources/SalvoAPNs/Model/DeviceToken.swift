@@ -120,21 +120,30 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         try self.storage.withHexBytes(body)
     }
 
-    /// Lends `/3/device/<lowercase hex>`, the `:path` of the request, built on the stack.
-    public func withPath<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try self.withHexBytes { hex in
-            let prefixCount = Self.pathPrefix.utf8CodeUnitCount
-            return try withUnsafeTemporaryAllocation(byteCount: prefixCount + hex.count, alignment: 1) { buffer in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(start: Self.pathPrefix.utf8Start, count: prefixCount))
-                UnsafeMutableRawBufferPointer(rebasing: buffer[prefixCount...]).copyMemory(from: hex)
-                return try body(UnsafeRawBufferPointer(buffer))
-            }
+    /// Length of `/3/device/<lowercase hex>`, the `:path` of the request.
+    public var pathCount: Int {
+        Self.pathPrefix.utf8CodeUnitCount + self.withHexBytes { $0.count }
+    }
+
+    /// Writes `/3/device/<lowercase hex>` into the first ``pathCount`` bytes of `buffer`: the
+    /// request encoder writes it straight into the header block.
+    public func writePath(into buffer: UnsafeMutableRawBufferPointer) {
+        let prefixCount = Self.pathPrefix.utf8CodeUnitCount
+        self.withHexBytes { hex in
+            precondition(buffer.count >= prefixCount + hex.count, "a path needs \(prefixCount + hex.count) bytes")
+            buffer.copyMemory(from: UnsafeRawBufferPointer(start: Self.pathPrefix.utf8Start, count: prefixCount))
+            UnsafeMutableRawBufferPointer(rebasing: buffer[prefixCount...]).copyMemory(from: hex)
         }
     }
 
     /// `/3/device/<lowercase hex>`, the `:path` of the request (a new array: for tests and tools;
-    /// the request encoder uses ``withPath(_:)``).
-    public var path: [UInt8] { self.withPath { Array($0) } }
+    /// the request encoder uses ``writePath(into:)``).
+    public var path: [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: self.pathCount) { buffer, count in
+            self.writePath(into: UnsafeMutableRawBufferPointer(buffer))
+            count = buffer.count
+        }
+    }
 
     /// The lowercase hex characters (a new array; see ``withHexBytes(_:)``).
     public var hexBytes: [UInt8] { self.withHexBytes { Array($0) } }

@@ -58,8 +58,11 @@ final class NGHTTP2Session {
     private let keptHeaderNames: [[UInt8]]?
     /// `Options.unindexedHeaderNames` as bytes, compared with every sent name.
     private let unindexedHeaderNames: [[UInt8]]
-    /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call.
+    /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call,
+    /// except a shared block's (``sharedEntries``).
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
+    /// The entries of the last shared header block, and the blocks queued frames may still read.
+    private let sharedEntries = NGHTTP2SharedEntries()
     private var nameValueCapacity = 16
     #if DEBUG
     /// Inside `receive` or `send` (see `enteringIO`).
@@ -167,7 +170,13 @@ final class NGHTTP2Session {
         while (buffer?.readableBytes ?? 0) < limit {
             var data: UnsafePointer<UInt8>?
             let count = try Self.check(nghttp2_session_mem_send(self.session, &data), "nghttp2_session_mem_send")
-            if count == 0 { return false }
+            if count == 0 {
+                // Nothing queued can point into a replaced shared block any more.
+                if self.sharedEntries.hasRetired, nghttp2_session_get_outbound_queue_size(self.session) == 0 {
+                    self.sharedEntries.releaseRetired()
+                }
+                return false
+            }
             // `data` stays valid only until the next nghttp2 call: copy it now.
             let bytes = UnsafeRawBufferPointer(start: data, count: count)
             if buffer == nil {
@@ -210,7 +219,8 @@ final class NGHTTP2Session {
     func submitRequest(_ request: HTTP2Request, slot: Int) throws(HTTP2Error) -> Int32 {
         let userData = Self.pointer(slot: slot)
         let hasBody = request.body.readableBytes > 0
-        return try self.withNameValues(request.headers, status: nil) { (nva, count) throws(HTTP2Error) in
+        return try self.withNameValues(request.headers, shared: request.sharedHeaders, status: nil) {
+            (nva, count) throws(HTTP2Error) in
             try Self.check(
                 hasBody
                     ? withUnsafePointer(to: Self.makeBodyProvider(userData)) {
@@ -229,7 +239,8 @@ final class NGHTTP2Session {
             throw HTTP2Error(.invalidOperation, "status \(response.status) is not three digits")
         }
         let hasBody = (response.body?.readableBytes ?? 0) > 0
-        _ = try self.withNameValues(response.headers, status: response.status) { (nva, count) throws(HTTP2Error) in
+        _ = try self.withNameValues(response.headers, shared: nil, status: response.status) {
+            (nva, count) throws(HTTP2Error) in
             try Self.check(
                 hasBody
                     ? withUnsafePointer(to: Self.makeBodyProvider(Self.pointer(slot: slot))) {
@@ -314,13 +325,21 @@ final class NGHTTP2Session {
 
     // MARK: Helpers for the callbacks (see NGHTTP2Session+Callbacks.swift)
 
-    /// Points `nameValues` at `headers`' bytes (plus `:status` first when given) for one call.
+    /// Points `nameValues` at `headers`' bytes (plus `:status` first when given) for one call;
+    /// with a shared block, at `headers`' pseudo-header fields, the block's entries, then
+    /// `headers`' regular fields (pseudo-header fields must come first).
     private func withNameValues<Result>(
         _ headers: HTTP2Headers,
+        shared: HTTP2SharedHeaders?,
         status: Int?,
         _ body: (UnsafePointer<nghttp2_nv>, Int) throws(HTTP2Error) -> Result
     ) throws(HTTP2Error) -> Result {
-        let count = headers.count + (status == nil ? 0 : 1)
+        var sharedCount = 0
+        if let shared {
+            self.sharedEntries.use(shared) { self.isUnindexed($0) }
+            sharedCount = self.sharedEntries.count
+        }
+        let count = headers.count + sharedCount + (status == nil ? 0 : 1)
         if count > self.nameValueCapacity {
             self.nameValues.deallocate()
             self.nameValueCapacity = max(count, self.nameValueCapacity * 2)
@@ -344,15 +363,27 @@ final class NGHTTP2Session {
         return try storage.withUnsafeReadableBytes { (raw) throws(HTTP2Error) -> Result in
             let base = UnsafeMutablePointer(mutating: raw.bindMemory(to: UInt8.self).baseAddress)
             let origin = storage.readerIndex
-            headers.forEachEntry { name, value in
-                let namePointer = base! + (name.lowerBound - origin)
-                self.nameValues[index] = nghttp2_nv(
-                    name: namePointer, value: base! + (value.lowerBound - origin),
-                    namelen: name.count, valuelen: value.count,
-                    flags: self.isUnindexed(UnsafeRawBufferPointer(start: namePointer, count: name.count))
-                        ? noIndex : flags)
-                index += 1
-                return true
+            // Which of `headers`' fields this pass takes: all, its pseudo-header fields, the rest.
+            func append(pseudo: Bool?) {
+                headers.forEachEntry { name, value in
+                    let namePointer = base! + (name.lowerBound - origin)
+                    if let pseudo, (!name.isEmpty && namePointer.pointee == UInt8(ascii: ":")) != pseudo { return true }
+                    self.nameValues[index] = nghttp2_nv(
+                        name: namePointer, value: base! + (value.lowerBound - origin),
+                        namelen: name.count, valuelen: value.count,
+                        flags: self.isUnindexed(UnsafeRawBufferPointer(start: namePointer, count: name.count))
+                            ? noIndex : flags)
+                    index += 1
+                    return true
+                }
+            }
+            if sharedCount == 0 {
+                append(pseudo: nil)
+            } else {
+                append(pseudo: true)
+                (self.nameValues + index).update(from: self.sharedEntries.entries, count: sharedCount)
+                index += sharedCount
+                append(pseudo: false)
             }
             return try body(self.nameValues, count)
         }

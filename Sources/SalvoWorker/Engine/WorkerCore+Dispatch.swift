@@ -181,19 +181,20 @@ extension WorkerCore {
     }
 
     private func submit(_ batch: DispatchBatch, to slot: Int) {
-        let core = NIOLoopBound(self, eventLoop: eventLoop)
-        let items = NIOLoopBound(batch, eventLoop: eventLoop)
+        // One box for both: each access to a loop-bound value checks the thread, per answer.
+        let bound = NIOLoopBound((core: self, items: batch), eventLoop: eventLoop)
         // One round-trip sample per batch, at its median answer: a clock read per batch, not per
         // notification, and none while the flight limit is not in force (0 is never reached).
         let submittedAt = latencySensitive ? clock.now : nil
         let sampledAnswer = submittedAt == nil ? 0 : (batch.requests.count + 1) / 2
         slots[slot].pool.submit(batch.requests) { index, outcome in
+            let (core, items) = bound.value
             // Lends the item from the batch's storage: copying it out would retain and release
             // each of its references once more per notification.
-            items.value.items.withUnsafeBufferPointer { core.value.completed($0[index], outcome, slot: slot) }
-            items.value.answered += 1
-            if items.value.answered == sampledAnswer, let submittedAt {
-                core.value.roundTripSampled(since: submittedAt)
+            items.items.withUnsafeBufferPointer { core.completed($0[index], outcome, slot: slot) }
+            items.answered += 1
+            if items.answered == sampledAnswer, let submittedAt {
+                core.roundTripSampled(since: submittedAt)
             }
         }
     }
