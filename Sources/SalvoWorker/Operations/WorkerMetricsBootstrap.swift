@@ -17,6 +17,18 @@ package struct WorkerMetricsBootstrap: Sendable {
             registry: registry, help: WorkerMetricCatalog.help, durationBuckets: WorkerMetricCatalog.durationBuckets)
     }
 
+    /// The Prometheus text of every metric: swift-prometheus's registry, then the timers'
+    /// histograms (``SecondsHistogramRegistry``).
+    package func emitToBuffer() -> [UInt8] {
+        var buffer = registry.emitToBuffer()
+        factory.histograms.emit(into: &buffer)
+        return buffer
+    }
+
+    package func emitToString() -> String {
+        String(decoding: emitToBuffer(), as: UTF8.self)
+    }
+
     /// Makes every swift-metrics `Counter`, `Gauge` and `Timer` of the process export here. Call
     /// once per process, before any metric is created.
     package func bootstrapMetricsSystem() {

@@ -9,9 +9,11 @@ import Prometheus
 /// swift-metrics instrument with an empty one, and a family's help cannot change once registered.
 /// So this factory does what `PrometheusMetricsFactory` does, taking each family's help text from
 /// ``WorkerMetricCatalog`` (the code-side copy of docs/metrics.md) — the instruments in
-/// `SalvoWorker` and `SalvoAPNs` stay plain swift-metrics ones.
+/// `SalvoWorker` and `SalvoAPNs` stay plain swift-metrics ones. Timers are Salvo's own lock-free
+/// histograms (``SecondsHistogram``), kept in ``histograms``.
 package struct WorkerMetricsFactory: MetricsFactory, Sendable {
     package let registry: PrometheusCollectorRegistry
+    package let histograms: SecondsHistogramRegistry
     /// Help text by family name; a family missing here gets none (a test keeps it complete).
     package var help: [String: String]
     /// Buckets by timer label; others get ``defaultDurationBuckets``.
@@ -25,9 +27,11 @@ package struct WorkerMetricsFactory: MetricsFactory, Sendable {
     package var valueBuckets: [Double] = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000]
 
     package init(
-        registry: PrometheusCollectorRegistry, help: [String: String], durationBuckets: [String: [Duration]] = [:]
+        registry: PrometheusCollectorRegistry, histograms: SecondsHistogramRegistry = SecondsHistogramRegistry(),
+        help: [String: String], durationBuckets: [String: [Duration]] = [:]
     ) {
         self.registry = registry
+        self.histograms = histograms
         self.help = help
         self.durationBuckets = durationBuckets
     }
@@ -56,13 +60,13 @@ package struct WorkerMetricsFactory: MetricsFactory, Sendable {
         registry.makeGauge(descriptor: descriptor(label), labels: dimensions)
     }
 
-    /// A histogram of seconds as `Double`s behind a swift-metrics timer (``SecondsTimer``): the
-    /// same exposition as swift-prometheus's `DurationHistogram`, at a fraction of its cost per
+    /// A histogram of seconds behind a swift-metrics timer (``SecondsHistogram``): the same
+    /// exposition as swift-prometheus's `DurationHistogram`, at a fraction of its cost per
     /// observation, which two hot timers pay once per notification.
     package func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
-        let buckets = (durationBuckets[label] ?? defaultDurationBuckets).map(SecondsTimer.seconds)
-        return SecondsTimer(
-            registry.makeValueHistogram(descriptor: descriptor(label), labels: dimensions, buckets: buckets))
+        histograms.histogram(
+            name: label, help: help[label] ?? "", labels: dimensions,
+            buckets: durationBuckets[label] ?? defaultDurationBuckets)
     }
 
     package func destroyCounter(_ handler: any CounterHandler) {
@@ -86,6 +90,6 @@ package struct WorkerMetricsFactory: MetricsFactory, Sendable {
     }
 
     package func destroyTimer(_ handler: any TimerHandler) {
-        if let timer = handler as? SecondsTimer { registry.unregisterValueHistogram(timer.histogram) }
+        if let histogram = handler as? SecondsHistogram { histograms.remove(histogram) }
     }
 }

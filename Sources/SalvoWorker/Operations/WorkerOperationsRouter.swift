@@ -19,7 +19,7 @@ struct WorkerOperationsRouter: Sendable {
     /// Prometheus's text exposition format.
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    init(registry: PrometheusCollectorRegistry, probes: WorkerProbes) {
+    init(metrics: WorkerMetricsBootstrap, probes: WorkerProbes) {
         func probe(
             _ answer: @escaping @Sendable () -> Bool, _ yes: String, _ no: String
         ) -> @Sendable () -> WorkerOperationsResponse {
@@ -28,7 +28,7 @@ struct WorkerOperationsRouter: Sendable {
         routes = [
             "/metrics": {
                 WorkerOperationsResponse(
-                    status: .ok, contentType: Self.metricsContentType, body: registry.emitToBuffer())
+                    status: .ok, contentType: Self.metricsContentType, body: metrics.emitToBuffer())
             },
             "/health/started": probe(probes.started, "started\n", "starting\n"),
             "/health/live": probe(probes.live, "live\n", "stalled: the dispatch loop has not run for 15 s\n"),
@@ -37,8 +37,8 @@ struct WorkerOperationsRouter: Sendable {
     }
 
     /// Readiness alone; started and live always 200.
-    init(registry: PrometheusCollectorRegistry, isReady: @escaping @Sendable () -> Bool) {
-        self.init(registry: registry, probes: WorkerProbes(ready: isReady))
+    init(metrics: WorkerMetricsBootstrap, isReady: @escaping @Sendable () -> Bool) {
+        self.init(metrics: metrics, probes: WorkerProbes(ready: isReady))
     }
 
     func respond(method: HTTPMethod, uri: String) -> WorkerOperationsResponse {

@@ -21,17 +21,17 @@ package final class WorkerOperationsServer: Service, Sendable {
     private let state = Mutex(StateMachine())
 
     /// - Parameters:
-    ///   - registry: Where the worker's metrics live (``WorkerMetricsBootstrap/registry``).
+    ///   - metrics: Where the worker's metrics live (``WorkerMetricsBootstrap``).
     ///   - probes: Polled on every `/health/*` request; each must be cheap and never block.
     package init(
         listener: WorkerOperationsListener,
-        registry: PrometheusCollectorRegistry,
+        metrics: WorkerMetricsBootstrap,
         probes: WorkerProbes,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "salvo.worker.operations")
     ) {
         self.listener = listener
-        self.router = WorkerOperationsRouter(registry: registry, probes: probes)
+        self.router = WorkerOperationsRouter(metrics: metrics, probes: probes)
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
     }
@@ -39,13 +39,13 @@ package final class WorkerOperationsServer: Service, Sendable {
     /// A listener whose startup and liveness probes always answer 200.
     package convenience init(
         listener: WorkerOperationsListener,
-        registry: PrometheusCollectorRegistry,
+        metrics: WorkerMetricsBootstrap,
         isReady: @escaping @Sendable () -> Bool,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "salvo.worker.operations")
     ) {
         self.init(
-            listener: listener, registry: registry, probes: WorkerProbes(ready: isReady),
+            listener: listener, metrics: metrics, probes: WorkerProbes(ready: isReady),
             eventLoopGroup: eventLoopGroup, logger: logger)
     }
 

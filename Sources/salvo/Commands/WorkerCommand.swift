@@ -80,7 +80,7 @@ struct WorkerCommand: AsyncParsableCommand {
             var operationsLogger = logger
             operationsLogger[metadataKey: "component"] = "operations"
             let operations = WorkerOperationsServer(
-                listener: listener, registry: metrics.registry, probes: WorkerProbes(engine: engine),
+                listener: listener, metrics: metrics, probes: WorkerProbes(engine: engine),
                 logger: operationsLogger)
             let port: Int
             do {

@@ -39,7 +39,7 @@ struct WorkerMetricCatalogTests {
         )
         .recordNanoseconds(3_000_000)
         bootstrap.publishBuildInfo(version: "1.2.3", librdkafka: "2.16.0", nghttp2: "1.52.0")
-        let text = bootstrap.registry.emitToString()
+        let text = bootstrap.emitToString()
         for name in [
             "salvo_jobs_total", "salvo_worker_ready", "salvo_apns_request_duration_seconds", "salvo_build_info",
         ] {
@@ -70,7 +70,7 @@ struct WorkerMetricCatalogTests {
         kept.record(5)
         revoked.record(7)
         revoked.destroy()
-        let text = bootstrap.registry.emitToString()
+        let text = bootstrap.emitToString()
         #expect(text.contains(#"salvo_consumer_lag{topic="t",partition="0"} 5"#))
         #expect(!text.contains(#"partition="1""#), "\(text)")
     }

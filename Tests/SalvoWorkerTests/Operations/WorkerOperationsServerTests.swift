@@ -37,7 +37,7 @@ struct WorkerOperationsServerTests {
         ).increment(by: 3)
         let ready = ReadyFlag()
         let server = WorkerOperationsServer(
-            listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), registry: bootstrap.registry,
+            listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), metrics: bootstrap,
             isReady: { ready.value.load(ordering: .relaxed) })
         let port = try await server.start()
         #expect(port > 0)
@@ -75,7 +75,7 @@ struct WorkerOperationsServerTests {
     @Test("as a Service: serves until graceful shutdown, then closes")
     func serviceLifecycle() async throws {
         let server = WorkerOperationsServer(
-            listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), registry: PrometheusCollectorRegistry(),
+            listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), metrics: WorkerMetricsBootstrap(),
             isReady: { true })
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: [server], logger: Logger(label: "test")))
@@ -100,7 +100,7 @@ struct WorkerOperationsServerTests {
         let ready = ReadyFlag()
         ready.value.store(true, ordering: .relaxed)
         let server = WorkerOperationsServer(
-            listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), registry: PrometheusCollectorRegistry(),
+            listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), metrics: WorkerMetricsBootstrap(),
             isReady: { ready.value.load(ordering: .relaxed) })
         let port = try await server.start()
         let engine = DrainingService(drain: .seconds(1), onShutdown: { ready.value.store(false, ordering: .relaxed) })
@@ -136,11 +136,11 @@ struct WorkerOperationsServerTests {
     @Test("a second start returns the same port; start after shutdown fails; a taken port fails")
     func startRules() async throws {
         let server = WorkerOperationsServer(
-            listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), registry: PrometheusCollectorRegistry(),
+            listener: WorkerOperationsListener(host: "127.0.0.1", port: 0), metrics: WorkerMetricsBootstrap(),
             isReady: { true })
         let port = try await server.start()
         let busy = WorkerOperationsServer(
-            listener: WorkerOperationsListener(host: "127.0.0.1", port: port), registry: PrometheusCollectorRegistry(),
+            listener: WorkerOperationsListener(host: "127.0.0.1", port: port), metrics: WorkerMetricsBootstrap(),
             isReady: { true })
         do {
             #expect(try await server.start() == port)
@@ -156,7 +156,7 @@ struct WorkerOperationsServerTests {
 
     @Test("router table without a socket")
     func router() {
-        let router = WorkerOperationsRouter(registry: PrometheusCollectorRegistry(), isReady: { false })
+        let router = WorkerOperationsRouter(metrics: WorkerMetricsBootstrap(), isReady: { false })
         #expect(router.respond(method: .GET, uri: "/health/live").status == .ok)
         #expect(router.respond(method: .GET, uri: "/health/ready").status == .serviceUnavailable)
         #expect(
@@ -189,7 +189,7 @@ struct WorkerOperationsServerTests {
         let bootstrap = WorkerMetricsBootstrap()
         Timer(label: "salvo_end_to_end_latency_seconds", dimensions: [("lane", "priority")], factory: bootstrap.factory)
             .recordMilliseconds(40)
-        let text = String(decoding: bootstrap.registry.emitToBuffer(), as: UTF8.self)
+        let text = String(decoding: bootstrap.emitToBuffer(), as: UTF8.self)
         #expect(text.contains(#"salvo_end_to_end_latency_seconds_bucket{lane="priority",le="0.05"} 1"#), "\(text)")
         #expect(text.contains(#"salvo_end_to_end_latency_seconds_bucket{lane="priority",le="300.0"} 1"#))
     }

@@ -31,13 +31,13 @@ struct WorkerProbeTests {
     @Test("routes: /health/started, /health/live and /health/ready answer their probe")
     func routes() {
         let router = WorkerOperationsRouter(
-            registry: PrometheusCollectorRegistry(),
+            metrics: WorkerMetricsBootstrap(),
             probes: WorkerProbes(started: { false }, live: { false }, ready: { true }))
         #expect(router.respond(method: .GET, uri: "/health/started").status == .serviceUnavailable)
         #expect(router.respond(method: .GET, uri: "/health/live").status == .serviceUnavailable)
         #expect(router.respond(method: .GET, uri: "/health/ready").status == .ok)
         #expect(router.respond(method: .POST, uri: "/health/started").status == .methodNotAllowed)
-        let readinessOnly = WorkerOperationsRouter(registry: PrometheusCollectorRegistry(), isReady: { false })
+        let readinessOnly = WorkerOperationsRouter(metrics: WorkerMetricsBootstrap(), isReady: { false })
         #expect(readinessOnly.respond(method: .GET, uri: "/health/started").status == .ok)
         #expect(readinessOnly.respond(method: .GET, uri: "/health/live").status == .ok)
         #expect(readinessOnly.respond(method: .GET, uri: "/health/ready").status == .serviceUnavailable)
