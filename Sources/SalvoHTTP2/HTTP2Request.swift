@@ -45,7 +45,9 @@ public struct HTTP2Request: Sendable, Equatable {
     }
 
     /// A request from its own fields (`:path`, say, and an `apns-id`), a block of fields it
-    /// shares with other requests, and a body.
+    /// shares with other requests, and a body. Inlinable: built per request in another module,
+    /// where an opaque call copied and destroyed the whole value once more.
+    @inlinable
     public init(headers: HTTP2Headers, shared: HTTP2SharedHeaders?, body: ByteBuffer = ByteBuffer()) {
         self.headers = headers
         self.sharedHeaders = shared

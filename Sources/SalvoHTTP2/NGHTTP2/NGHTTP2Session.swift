@@ -58,6 +58,9 @@ final class NGHTTP2Session {
     private let keptHeaderNames: [[UInt8]]?
     /// `Options.unindexedHeaderNames` as bytes, compared with every sent name.
     private let unindexedHeaderNames: [[UInt8]]
+    /// Bit n set when an unindexed name is n bytes long (names of 64 bytes or more set bit 63):
+    /// most sent names are ruled out by their length alone, without walking the list.
+    private let unindexedLengths: UInt64
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call,
     /// except a shared block's (``sharedEntries``).
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
@@ -79,6 +82,7 @@ final class NGHTTP2Session {
         self.maxHeaderListSize = options.maxHeaderListSize
         self.keptHeaderNames = options.keptHeaderNames.map { $0.map { Array($0.utf8) } }
         self.unindexedHeaderNames = options.unindexedHeaderNames.map { Array($0.utf8) }
+        self.unindexedLengths = self.unindexedHeaderNames.reduce(0) { $0 | 1 << min($1.count, 63) }
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
 
         var callbacks: OpaquePointer?
@@ -440,6 +444,7 @@ final class NGHTTP2Session {
     }
 
     private func isUnindexed(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard self.unindexedLengths & 1 << min(name.count, 63) != 0 else { return false }
         for candidate in self.unindexedHeaderNames where candidate.count == name.count && candidate.elementsEqual(name)
         { return true }
         return false
