@@ -338,10 +338,12 @@ final class NGHTTP2Session {
         status: Int?,
         _ body: (UnsafePointer<nghttp2_nv>, Int) throws(HTTP2Error) -> Result
     ) throws(HTTP2Error) -> Result {
+        // Read once: each read of the property is a retain and release.
+        let sharedEntries = self.sharedEntries
         var sharedCount = 0
         if let shared {
-            self.sharedEntries.use(shared) { self.isUnindexed($0) }
-            sharedCount = self.sharedEntries.count
+            if shared !== sharedEntries.block { sharedEntries.use(shared) { self.isUnindexed($0) } }
+            sharedCount = sharedEntries.count
         }
         let count = headers.count + sharedCount + (status == nil ? 0 : 1)
         if count > self.nameValueCapacity {
@@ -385,7 +387,7 @@ final class NGHTTP2Session {
                 append(pseudo: nil)
             } else {
                 append(pseudo: true)
-                (self.nameValues + index).update(from: self.sharedEntries.entries, count: sharedCount)
+                (self.nameValues + index).update(from: sharedEntries.entries, count: sharedCount)
                 index += sharedCount
                 append(pseudo: false)
             }
