@@ -26,12 +26,7 @@ import Testing
         try connection.interact()
         #expect(connection.responder.received.count == 10)
 
-        var rounds = 0
-        while !connection.responder.held.isEmpty, rounds < 100 {
-            rounds += 1
-            let held = connection.responder.held.removeFirst()
-            try connection.serverHandler.respond(streamID: held.streamID, HTTP2Response(status: 200))
-            try connection.interact()
+        try connection.answerHeldOneByOne(maxRounds: 100) {
             // Once the first ten drained, the server never sees more than two open.
             if connection.responder.received.count > 10 {
                 #expect(connection.serverHandler.openStreamCount <= 2)

@@ -91,13 +91,7 @@ import Testing
         try connection.interact()
         #expect(connection.responder.received.count == 2)
 
-        var rounds = 0
-        while !connection.responder.held.isEmpty, rounds < 20 {
-            rounds += 1
-            let held = connection.responder.held.removeFirst()
-            try connection.serverHandler.respond(streamID: held.streamID, HTTP2Response(status: 200))
-            try connection.interact()
-        }
+        try connection.answerHeldOneByOne(maxRounds: 20)
         #expect(futures.allSatisfy { $0.settled?.response?.status == 200 })
         for request in connection.responder.received.map(\.request) {
             let index = try #require(request.path.flatMap { Int($0.dropFirst("/q/".count)) })

@@ -56,6 +56,19 @@ final class InMemoryConnection {
         Issue.record("the two sessions kept talking for 10,000 rounds")
     }
 
+    /// Answers the requests the responder holds with 200, oldest first, one per exchange, until
+    /// none is held or `maxRounds` passed; `afterEach` runs after each answer's exchange.
+    func answerHeldOneByOne(maxRounds: Int, afterEach: () -> Void = {}) throws {
+        var rounds = 0
+        while !self.responder.held.isEmpty, rounds < maxRounds {
+            rounds += 1
+            let held = self.responder.held.removeFirst()
+            try self.serverHandler.respond(streamID: held.streamID, HTTP2Response(status: 200))
+            try self.interact()
+            afterEach()
+        }
+    }
+
     /// Submits a request through the client handler and returns its future.
     func send(
         path: String,
