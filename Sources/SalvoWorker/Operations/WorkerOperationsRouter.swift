@@ -5,7 +5,7 @@ import Prometheus
 ///
 /// | route | answer |
 /// |---|---|
-/// | `GET /metrics` | Prometheus text of the registry the worker's metrics live in |
+/// | `GET /metrics` | Prometheus text of every worker metric (`WorkerMetricsBootstrap.emitToBuffer()`) |
 /// | `GET /health/started` | 200 once the engine runs, else 503 (the startup probe) |
 /// | `GET /health/live` | 200 unless the engine's dispatch loop stopped beating, then 503 (the liveness probe) |
 /// | `GET /health/ready` | 200 with a partition assigned and not draining, else 503 (the readiness probe) |
