@@ -12,6 +12,7 @@ enum ConfigurationBounds {
 
     /// How often done watermarks are committed: what a crash re-sends is about this much sending.
     static let commitInterval: ClosedRange<Duration> = .milliseconds(10) ... .seconds(60)
+    static let checkpointInterval: ClosedRange<Duration> = .milliseconds(10) ... .seconds(60)
     /// How long a revoke waits for its partitions' in-flight work; 0 commits at once. Beyond a
     /// minute the group's rebalance would stall every member.
     static let revokeWait: ClosedRange<Duration> = .zero ... .seconds(60)

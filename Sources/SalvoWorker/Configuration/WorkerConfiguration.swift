@@ -19,6 +19,12 @@ public struct WorkerConfiguration: Sendable {
     /// drain). After a crash the next owner re-sends what completed since the last commit, so
     /// this bounds duplicates to about this much sending. Default: 250 ms.
     public var commitInterval: Duration = .milliseconds(250)
+    /// How often the done prefix of each partition's lowest open job is written to the progress
+    /// topic (when it moved). After a crash the next owner re-sends what was sent since the last
+    /// checkpoint plus what was in flight; shorter than the commit interval because a checkpoint
+    /// is one small record per partition, and the statistics timer (50 ms) adds its tick to it.
+    /// Default: 100 ms.
+    public var checkpointInterval: Duration = .milliseconds(100)
     /// How long a revoke waits for the in-flight requests of the partitions it takes away to be
     /// answered (and their records acknowledged) before it commits and gives them up: what is
     /// still in flight after it, the next owner may send again. Default: 5 s.
@@ -113,6 +119,7 @@ public struct WorkerConfiguration: Sendable {
         try outcomes.validate()
         try poolHealth.validate()
         try ConfigurationBounds.commitInterval.check(commitInterval, key: "kafka.commit_interval")
+        try ConfigurationBounds.checkpointInterval.check(checkpointInterval, key: "kafka.checkpoint_interval")
         try ConfigurationBounds.revokeWait.check(revokeWait, key: "kafka.revoke_wait")
         try ConfigurationBounds.maximumUncommitted.check(
             maximumUncommittedNotifications, key: "kafka.max_uncommitted_notifications")

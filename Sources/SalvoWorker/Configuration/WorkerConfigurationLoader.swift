@@ -85,6 +85,7 @@ public struct WorkerConfigurationLoader: Sendable {
         var configuration = WorkerConfiguration(kafka: kafka, apps: apps)
         configuration.kafkaConsumerProperties = file.kafka.consumerProperties
         if let value = file.kafka.commitInterval { configuration.commitInterval = value.value }
+        if let value = file.kafka.checkpointInterval { configuration.checkpointInterval = value.value }
         if let value = file.kafka.revokeWait { configuration.revokeWait = value.value }
         if let value = file.kafka.maximumUncommittedNotifications {
             configuration.maximumUncommittedNotifications = value

@@ -1,13 +1,17 @@
-/// Job checkpoints (``JobCheckpoint``): once per commit interval, the done prefix of each
+/// Job checkpoints (``JobCheckpoint``): once per checkpoint interval, the done prefix of each
 /// partition's lowest open job goes to the progress topic when it moved, so a worker that reads
 /// the job again after a crash or a lost assignment skips what was done.
 extension WorkerCore {
-    /// From the statistics timer.
+    /// From the statistics timer. Due times advance by the interval from the last due time, not
+    /// from the tick that wrote: measuring from the tick would add up to a tick (50 ms) to every
+    /// interval, and what a crash re-sends grows with the checkpoint's age.
     func writeCheckpointsIfDue() {
         guard checkpoints.topic != nil, phase != .finished else { return }
         let now = clock.now
-        guard checkpointsWrittenAt.duration(to: now) >= configuration.commitInterval else { return }
-        checkpointsWrittenAt = now
+        guard now >= checkpointsDueAt else { return }
+        checkpointsDueAt = checkpointsDueAt.advanced(by: configuration.checkpointInterval)
+        // A stalled loop skips the missed writes instead of catching up with a burst of them.
+        if checkpointsDueAt <= now { checkpointsDueAt = now.advanced(by: configuration.checkpointInterval) }
         writeCheckpoints()
     }
 

@@ -103,9 +103,9 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     var warnings = LogThrottle<C>()
 
     let checkpoints: CheckpointAccess
-    /// The checkpoint last written per partition, and when checkpoints were last written.
+    /// The checkpoint last written per partition, and when checkpoints are next due.
     var writtenCheckpoints: [SourcePosition.Partition: JobCheckpoint] = [:]
-    var checkpointsWrittenAt: C.Instant
+    var checkpointsDueAt: C.Instant
     /// Partitions whose revoke began (``revoking(_:done:)``) and has not finished.
     /// Closed while commits fail and too much completed work is uncommitted.
     var commitGate: CommitGate
@@ -164,7 +164,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         for (name, app) in configuration.apps { limits[name] = app.rateLimit }
         self.appLimiter = try AppRateLimiter(configuration: AppRateLimiter.Configuration(limits: limits))
         let now = clock.now
-        self.checkpointsWrittenAt = now
+        self.checkpointsDueAt = now.advanced(by: configuration.checkpointInterval)
         self.deviceLimiter = try configuration.deviceRateLimit.map { limit throws(SalvoWorkerError) in
             try DeviceRateLimiter(configuration: DeviceRateLimiter.Configuration(limit: limit), now: now)
         }

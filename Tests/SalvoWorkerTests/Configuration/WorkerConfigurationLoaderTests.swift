@@ -32,6 +32,11 @@ struct WorkerConfigurationLoaderTests {
         #expect(configuration.maximumTokens == 500_000)
         #expect(configuration.operations == WorkerOperationsListener())
         #expect(configuration.drainDeadline == .seconds(25))
+        let workerDefaults = WorkerConfiguration(
+            kafka: configuration.kafka, apps: [:], deviceRateLimit: nil, operations: nil)
+        #expect(configuration.commitInterval == workerDefaults.commitInterval)
+        #expect(configuration.checkpointInterval == workerDefaults.checkpointInterval)
+        #expect(configuration.revokeWait == workerDefaults.revokeWait)
         #expect(loaded.logLevel == .info)
         #expect(loaded.environmentOverrides.isEmpty)
 

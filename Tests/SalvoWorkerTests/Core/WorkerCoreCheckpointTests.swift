@@ -26,7 +26,7 @@ struct WorkerCoreCheckpointTests {
         }
     }
 
-    @Test("the done prefix of a partly sent job is written once per commit interval, and only when it moved")
+    @Test("the done prefix of a partly sent job is written once per checkpoint interval, and only when it moved")
     func prefixIsWritten() throws {
         let harness = try Self.harness()
         harness.consume([CoreHarness.campaign("c1", tokens: 0..<200)])
@@ -42,6 +42,40 @@ struct WorkerCoreCheckpointTests {
         harness.advance(by: .milliseconds(300))
         written = Self.checkpoints(in: harness.acknowledgeRecords())
         #expect(written.map(\.done) == [60])
+    }
+
+    @Test(
+        "checkpoints are due every checkpoint interval (100 ms by default) from the last due time, not from the tick that wrote"
+    )
+    func checkpointCadence() throws {
+        let harness = try Self.harness()
+        harness.consume([CoreHarness.campaign("c1", tokens: 0..<200)])
+        harness.answer { _ in ScriptedPool.accepted }
+        harness.advance(by: .milliseconds(50))
+        #expect(Self.checkpoints(in: harness.acknowledgeRecords()).isEmpty, "not due before 100 ms")
+        harness.advance(by: .milliseconds(50))
+        #expect(Self.checkpoints(in: harness.acknowledgeRecords()).map(\.done) == [20])
+        for expected in [40, 60, 80] {
+            harness.answer { _ in ScriptedPool.accepted }
+            harness.advance(by: .milliseconds(100))
+            #expect(Self.checkpoints(in: harness.acknowledgeRecords()).map(\.done) == [expected])
+        }
+
+        // 120 ms against 50 ms ticks: due at 120 (written at the 150 ms tick), then at 240 (the
+        // 250 ms tick). Counting from the writing tick would make the second due at 270.
+        let offset = try CoreHarness(
+            streams: 10, checkpoints: harness.core.checkpoints,
+            configure: { $0.checkpointInterval = .milliseconds(120) })
+        offset.core.start()
+        offset.consume([CoreHarness.campaign("c1", tokens: 0..<200)])
+        offset.answer { _ in ScriptedPool.accepted }
+        offset.advance(by: .milliseconds(100))
+        #expect(Self.checkpoints(in: offset.acknowledgeRecords()).isEmpty, "a 120 ms interval: nothing at 100 ms")
+        offset.advance(by: .milliseconds(50))
+        #expect(Self.checkpoints(in: offset.acknowledgeRecords()).map(\.done) == [20])
+        offset.answer { _ in ScriptedPool.accepted }
+        offset.advance(by: .milliseconds(100))
+        #expect(Self.checkpoints(in: offset.acknowledgeRecords()).map(\.done) == [40], "written at 250 ms")
     }
 
     @Test("the prefix stops at a notification not yet answered and at one whose record is not yet acknowledged")

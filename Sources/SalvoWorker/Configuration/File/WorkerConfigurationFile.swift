@@ -59,6 +59,7 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         var consumerProperties: [String: String]
         var producerProperties: [String: String]
         var commitInterval: ConfigurationDuration?
+        var checkpointInterval: ConfigurationDuration?
         var revokeWait: ConfigurationDuration?
         var maximumUncommittedNotifications: Int?
         var assignmentStrategy: String?
@@ -70,6 +71,7 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             case consumerProperties = "consumer_properties"
             case producerProperties = "producer_properties"
             case commitInterval = "commit_interval"
+            case checkpointInterval = "checkpoint_interval"
             case revokeWait = "revoke_wait"
             case maximumUncommittedNotifications = "max_uncommitted_notifications"
             case assignmentStrategy = "assignment_strategy"
@@ -93,6 +95,8 @@ struct WorkerConfigurationFile: Decodable, Sendable {
                 try container.decodeIfPresent([String: String].self, forKey: .producerProperties) ?? [:]
             commitInterval = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .commitInterval, within: ConfigurationBounds.commitInterval)
+            checkpointInterval = try container.decodeIfPresent(
+                ConfigurationDuration.self, forKey: .checkpointInterval, within: ConfigurationBounds.checkpointInterval)
             revokeWait = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .revokeWait, within: ConfigurationBounds.revokeWait)
             maximumUncommittedNotifications = try container.decodeIfPresent(
