@@ -51,14 +51,11 @@ struct WorkerCoreCheckpointTests {
         let harness = try Self.harness()
         harness.consume([CoreHarness.campaign("c1", tokens: 0..<200)])
         harness.answer { _ in ScriptedPool.accepted }
-        harness.advance(by: .milliseconds(50))
-        #expect(Self.checkpoints(in: harness.acknowledgeRecords()).isEmpty, "not due before 100 ms")
-        harness.advance(by: .milliseconds(50))
-        #expect(Self.checkpoints(in: harness.acknowledgeRecords()).map(\.done) == [20])
+        #expect(Self.done(after: .milliseconds(50), in: harness).isEmpty, "not due before 100 ms")
+        #expect(Self.done(after: .milliseconds(50), in: harness) == [20])
         for expected in [40, 60, 80] {
             harness.answer { _ in ScriptedPool.accepted }
-            harness.advance(by: .milliseconds(100))
-            #expect(Self.checkpoints(in: harness.acknowledgeRecords()).map(\.done) == [expected])
+            #expect(Self.done(after: .milliseconds(100), in: harness) == [expected])
         }
 
         // 120 ms against 50 ms ticks: due at 120 (written at the 150 ms tick), then at 240 (the
@@ -69,13 +66,17 @@ struct WorkerCoreCheckpointTests {
         offset.core.start()
         offset.consume([CoreHarness.campaign("c1", tokens: 0..<200)])
         offset.answer { _ in ScriptedPool.accepted }
-        offset.advance(by: .milliseconds(100))
-        #expect(Self.checkpoints(in: offset.acknowledgeRecords()).isEmpty, "a 120 ms interval: nothing at 100 ms")
-        offset.advance(by: .milliseconds(50))
-        #expect(Self.checkpoints(in: offset.acknowledgeRecords()).map(\.done) == [20])
+        #expect(Self.done(after: .milliseconds(100), in: offset).isEmpty, "a 120 ms interval: nothing at 100 ms")
+        #expect(Self.done(after: .milliseconds(50), in: offset) == [20])
         offset.answer { _ in ScriptedPool.accepted }
-        offset.advance(by: .milliseconds(100))
-        #expect(Self.checkpoints(in: offset.acknowledgeRecords()).map(\.done) == [40], "written at 250 ms")
+        #expect(Self.done(after: .milliseconds(100), in: offset) == [40], "written at 250 ms")
+    }
+
+    /// Moves `harness` on by `duration` and returns the done prefixes of the checkpoints written
+    /// meanwhile (acknowledging every record).
+    static func done(after duration: Duration, in harness: CoreHarness) -> [Int] {
+        harness.advance(by: duration)
+        return checkpoints(in: harness.acknowledgeRecords()).map(\.done)
     }
 
     @Test("the prefix stops at a notification not yet answered and at one whose record is not yet acknowledged")
