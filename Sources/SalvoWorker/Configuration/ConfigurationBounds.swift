@@ -12,6 +12,8 @@ enum ConfigurationBounds {
 
     /// How often done watermarks are committed: what a crash re-sends is about this much sending.
     static let commitInterval: ClosedRange<Duration> = .milliseconds(10) ... .seconds(60)
+    /// How often job checkpoints are written: what a crash mid-job re-sends beyond the in-flight
+    /// window is about this much sending.
     static let checkpointInterval: ClosedRange<Duration> = .milliseconds(10) ... .seconds(60)
     /// How long a revoke waits for its partitions' in-flight work; 0 commits at once. Beyond a
     /// minute the group's rebalance would stall every member.

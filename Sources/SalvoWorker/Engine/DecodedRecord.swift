@@ -9,7 +9,7 @@ struct DecodedRecord: Sendable {
         /// Bad input (or a job no pool can send): dead-lettered with the original bytes.
         /// `indirect`: a dead letter is 288 bytes inline, which made every record 337 bytes,
         /// copied several times on its way from the consumer to the ledger (memcpy and outlined
-        /// copies, ~600 instructions per per-user job in `make bench-instructions`); boxed, the
+        /// copies: ~1,100 instructions per per-user job in `make bench-instructions`); boxed, the
         /// rare rejected record pays one allocation and the rest are 81 bytes.
         indirect case rejected(DeadLetterRecord)
     }
