@@ -15,6 +15,9 @@ struct OperationsPoll: CustomStringConvertible {
     /// Whether the listener answered at all.
     var connected: Bool { live != 0 || ready != 0 || metrics != 0 }
 
+    /// Whether all three requests were answered (a listener closing mid-poll answers only the first).
+    var complete: Bool { live != 0 && ready != 0 && metrics != 0 }
+
     var description: String {
         "\(startedAfter.milliseconds) ms: live \(live), ready \(ready), metrics \(metrics)"
     }
