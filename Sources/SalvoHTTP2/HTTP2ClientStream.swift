@@ -43,6 +43,17 @@ struct HTTP2ClientStream {
 
     /// Takes the caller's responder and the response assembled so far (moving the buffers out),
     /// once: later calls return `nil`.
+    /// The answer of a tagged request whose response is a status and nothing else (no kept
+    /// header, no body, no overflow): taken as two words, without an `HTTP2Response`. Nil, and
+    /// nothing taken, otherwise: ``takeCompletion()`` answers those.
+    mutating func takeBareAnswer() -> HTTP2PendingAnswer? {
+        guard case .tag(let tag)? = self.responder, let status = self.status, self.headers.isEmpty,
+            self.body == nil, !self.headersTooLarge, !self.bodyOverflowed
+        else { return nil }
+        self.responder = nil
+        return .bare(tag: tag, status: status)
+    }
+
     mutating func takeCompletion() -> HTTP2PendingCompletion? {
         guard let responder = self.responder else { return nil }
         self.responder = nil

@@ -95,9 +95,17 @@ extension HTTP2SessionHandler {
     }
 
     func completeResponse(slot: Int) {
-        if let completion = self.clientStreams.update(slot, { $0.takeCompletion() }) ?? nil {
-            self.pendingCompletions.append(consume completion)
+        if let answer = self.clientStreams.update(slot, { $0.takeBareAnswer() }) ?? nil {
+            self.pendingAnswers.append(answer)
+        } else if let completion = self.clientStreams.update(slot, { $0.takeCompletion() }) ?? nil {
+            self.enqueue(completion)
         }
+    }
+
+    /// Queues an answer that is not bare (see ``HTTP2PendingAnswer``), in order with the rest.
+    func enqueue(_ completion: consuming HTTP2PendingCompletion) {
+        self.pendingAnswers.append(.completion)
+        self.pendingCompletions.append(completion)
     }
 
     func clientStreamClosed(slot: Int, errorCode: HTTP2ErrorCode) {
@@ -119,7 +127,7 @@ extension HTTP2SessionHandler {
                 .invalidResponse, "stream \(streamID) reset by the client: the server's response broke HTTP/2's rules",
                 http2ErrorCode: errorCode)
         }
-        self.pendingCompletions.append(.failure(responder, error))
+        self.enqueue(.failure(responder, error))
     }
 
     /// A request nghttp2 never opened (so it carries no slot): found by a walk, which only
@@ -130,7 +138,7 @@ extension HTTP2SessionHandler {
         else { return }
         self.creditChanged(self.stateMachine.streamFinished())
         guard let responder = stream.responder else { return }
-        self.pendingCompletions.append(
+        self.enqueue(
             .failure(
                 responder,
                 HTTP2Error(.notSent, "request on stream \(streamID) never sent", libraryErrorCode: libraryErrorCode)))
@@ -159,7 +167,7 @@ extension HTTP2SessionHandler {
                 !opened || self.stateMachine.isAboveGoAway(streamID: streamID)
                 ? HTTP2Error(.notSent, "connection closed before stream \(streamID) was sent")
                 : HTTP2Error(.connectionLost, "connection closed before the response on stream \(streamID) ended")
-            self.pendingCompletions.append(.failure(responder, error))
+            self.enqueue(.failure(responder, error))
         }
         self.clientStreams.removeAll()
     }
@@ -202,7 +210,7 @@ extension HTTP2SessionHandler {
         for slot in expired {
             guard let stream = self.clientStreams[slot], let responder = stream.responder else { continue }
             let streamID = stream.streamID
-            self.pendingCompletions.append(
+            self.enqueue(
                 .failure(responder, HTTP2Error(.timeout, "no response on stream \(streamID) before its deadline")))
             if !session.hasOpened(streamID: streamID) {
                 // Still queued in nghttp2 (no stream credit yet): the reset below cancels it

@@ -45,6 +45,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
 
     // Work recorded inside nghttp2 callbacks, acted on after it returns.
     var pendingEvents = CircularBuffer<HTTP2Event>()
+    /// Every answer in order; the ones that are not bare wait in `pendingCompletions`.
+    var pendingAnswers = CircularBuffer<HTTP2PendingAnswer>()
     var pendingCompletions = CircularBuffer<HTTP2PendingCompletion>()
     var pendingRequests = CircularBuffer<HTTP2ReceivedRequest>()
     private var isDeliveringPending = false
@@ -207,12 +209,21 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
         var wrote = false
         var more = true
         do {
+            // A chunk that did not fit in the last buffer starts the next one.
+            var next: ByteBuffer?
             while more && context.channel.isWritable {
-                var buffer: ByteBuffer?
+                var buffer = next
+                next = nil
                 more = try session.send(
-                    into: &buffer, allocator: context.channel.allocator, limit: self.configuration.maxWriteSize)
+                    into: &buffer, overflow: &next, allocator: context.channel.allocator,
+                    limit: self.configuration.maxWriteSize)
                 guard let buffer else { break }
                 context.write(self.wrapOutboundOut(buffer), promise: nil)
+                wrote = true
+            }
+            // Taken from nghttp2 already: it goes out even while the channel is not writable.
+            if let next {
+                context.write(self.wrapOutboundOut(next), promise: nil)
                 wrote = true
             }
         } catch {
@@ -236,15 +247,19 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
         defer { self.isDeliveringPending = false }
         // Ring buffers consumed with popFirst: each item is moved out and the storage kept,
         // and anything appended by the code run here is delivered in the same loop.
-        while !self.pendingEvents.isEmpty || !self.pendingCompletions.isEmpty || !self.pendingRequests.isEmpty {
+        while !self.pendingEvents.isEmpty || !self.pendingAnswers.isEmpty || !self.pendingRequests.isEmpty {
             while let event = self.pendingEvents.popFirst() {
                 self.context?.fireUserInboundEventTriggered(event)
             }
             // One load of the weak delegate per batch: each load is a retain and release through
             // the delegate's side table.
-            let delegate = self.pendingCompletions.isEmpty ? nil : self.responseDelegate
-            while let completion = self.pendingCompletions.popFirst() {
-                completion.complete(delegate: delegate)
+            let delegate = self.pendingAnswers.isEmpty ? nil : self.responseDelegate
+            while let answer = self.pendingAnswers.popFirst() {
+                if answer.isBare {
+                    delegate?.http2Response(status: answer.status, tag: answer.tag)
+                } else if let completion = self.pendingCompletions.popFirst() {
+                    completion.complete(delegate: delegate)
+                }
             }
             while let request = self.pendingRequests.popFirst() {
                 self.context?.fireChannelRead(self.wrapInboundOut(request))

@@ -166,6 +166,46 @@ import Testing
         #expect(recorder.results[12]?.http2Error?.code == HTTP2Error.Code.connectionLost)
     }
 
+    @Test func statusOnlyAnswersComeAsBareAnswersInOrderWithTheOthers() throws {
+        final class Recorder: HTTP2ResponseDelegate {
+            var answers: [String] = []
+            func http2Response(_ result: Result<HTTP2Response, HTTP2Error>, tag: UInt64) {
+                let response = try? result.get()
+                let header = response?.headers.first(name: "x-kept") ?? "-"
+                self.answers.append("\(tag) full \(response?.status ?? 0) \(header) \(response?.body?.readableBytes ?? 0)")
+            }
+            func http2Response(status: Int, tag: UInt64) {
+                self.answers.append("\(tag) bare \(status)")
+            }
+        }
+        let connection = try InMemoryConnection(policy: .hold)
+        defer { connection.close() }
+        let recorder = Recorder()
+        connection.clientHandler.responseDelegate = recorder
+        for tag in UInt64(20)..<25 {
+            connection.clientHandler.submit(HTTP2Request(authority: "localhost", path: "/b/\(tag)"), tag: tag)
+        }
+        try connection.interact()
+        let held = connection.responder.held
+        try #require(held.count == 5)
+        var kept = HTTP2Headers()
+        kept.add(name: "x-kept", value: "1")
+        // All five end in one read and are delivered in the order the streams ended. The server's
+        // nghttp2 sends the HEADERS frames it has queued before the DATA frame of 21, so 21 ends
+        // last; 23, a full answer, still comes between bare ones.
+        try connection.serverHandler.respond(streamID: held[0].streamID, HTTP2Response(status: 200))
+        try connection.serverHandler.respond(
+            streamID: held[1].streamID, HTTP2Response(status: 400, body: ByteBuffer(string: "why")))
+        try connection.serverHandler.respond(streamID: held[2].streamID, HTTP2Response(status: 410))
+        try connection.serverHandler.respond(streamID: held[3].streamID, HTTP2Response(status: 200, headers: kept))
+        try connection.serverHandler.respond(streamID: held[4].streamID, HTTP2Response(status: 200))
+        try connection.interact()
+        #expect(
+            recorder.answers == [
+                "20 bare 200", "22 bare 410", "23 full 200 1 0", "24 bare 200", "21 full 400 - 3",
+            ])
+    }
+
     @Test func oversizedBodiesAreRefusedOnBothSides() throws {
         var server = HTTP2SessionHandler.Configuration()
         server.maxBodySize = 1_000

@@ -268,6 +268,14 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
 
     // MARK: Requests
 
+    /// A status without a body or a kept header (APNs's 200 in production): no reason to read,
+    /// so never an expired provider token; the `apns-id` is the one sent.
+    func http2Response(status: Int, tag: UInt64) {
+        guard let request = self.inFlight.remove(Int(tag)) else { return }
+        let response = APNsResponse(status: status, apnsID: request.sentAPNsID, apnsUniqueID: nil)
+        self.complete(request.completion, .response(response))
+    }
+
     func http2Response(_ result: Result<HTTP2Response, HTTP2Error>, tag: UInt64) {
         guard let request = self.inFlight.remove(Int(tag)) else { return }
         switch result {

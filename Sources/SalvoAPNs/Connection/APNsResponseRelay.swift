@@ -17,4 +17,8 @@ final class APNsResponseRelay: HTTP2ResponseDelegate {
     func http2Response(_ result: Result<HTTP2Response, HTTP2Error>, tag: UInt64) {
         self.handler.http2Response(result, tag: tag)
     }
+
+    func http2Response(status: Int, tag: UInt64) {
+        self.handler.http2Response(status: status, tag: tag)
+    }
 }
