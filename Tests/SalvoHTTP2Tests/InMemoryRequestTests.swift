@@ -172,7 +172,8 @@ import Testing
             func http2Response(_ result: Result<HTTP2Response, HTTP2Error>, tag: UInt64) {
                 let response = try? result.get()
                 let header = response?.headers.first(name: "x-kept") ?? "-"
-                self.answers.append("\(tag) full \(response?.status ?? 0) \(header) \(response?.body?.readableBytes ?? 0)")
+                self.answers.append(
+                    "\(tag) full \(response?.status ?? 0) \(header) \(response?.body?.readableBytes ?? 0)")
             }
             func http2Response(status: Int, tag: UInt64) {
                 self.answers.append("\(tag) bare \(status)")
