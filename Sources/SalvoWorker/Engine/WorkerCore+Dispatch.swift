@@ -189,9 +189,9 @@ extension WorkerCore {
         let sampledAnswer = submittedAt == nil ? 0 : (batch.requests.count + 1) / 2
         slots[slot].pool.submit(batch.requests) { index, outcome in
             let (core, items) = bound.value
-            // Lends the item from the batch's storage: copying it out would retain and release
-            // each of its references once more per notification.
-            items.items.withUnsafeBufferPointer { core.completed($0[index], outcome, slot: slot) }
+            // Points at the item in the batch's storage: passed by value, it was copied out first
+            // (see `completed`).
+            items.items.withUnsafeBufferPointer { core.completed($0.baseAddress! + index, outcome, slot: slot) }
             items.answered += 1
             if items.answered == sampledAnswer, let submittedAt {
                 core.roundTripSampled(since: submittedAt)

@@ -10,14 +10,20 @@ extension WorkerCore {
     /// Feeds one outcome to its pool's health. Returns true when the notification was parked
     /// (the pool is unhealthy and this was one more failure), so the caller stops there.
     func parkedByHealth(_ item: DispatchItem, _ outcome: APNsOutcome, slot: Int) -> Bool {
+        guard recordHealth(outcome, slot: slot) else { return false }
+        park(item, slot: slot)
+        return true
+    }
+
+    /// Feeds `outcome` to the pool's health; true when it is a failure the pool is now unhealthy
+    /// for, whose notification waits parked (``parkedByHealth(_:_:slot:)``).
+    func recordHealth(_ outcome: APNsOutcome, slot: Int) -> Bool {
         guard let signal = Self.healthSignal(outcome) else { return false }
         if signal == .answered, slots[slot].health.countAnswerIfHealthy() { return false }
         if let transition = slots[slot].health.record(signal, now: { clock.now }) {
             apply(transition, slot: slot)
         }
-        guard signal == .failed, !slots[slot].health.isHealthy else { return false }
-        park(item, slot: slot)
-        return true
+        return signal == .failed && !slots[slot].health.isHealthy
     }
 
     /// What an outcome says about the pool: any APNs answer below 500 means it is up; 5xx, or no
