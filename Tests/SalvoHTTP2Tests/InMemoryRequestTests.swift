@@ -149,11 +149,7 @@ import Testing
         let connection = try InMemoryConnection(policy: .hold)
         defer { connection.close() }
         let recorder = Recorder()
-        connection.clientHandler.responseDelegate = recorder
-        for tag in UInt64(10)..<13 {
-            connection.clientHandler.submit(HTTP2Request(authority: "localhost", path: "/t/\(tag)"), tag: tag)
-        }
-        try connection.interact()
+        try connection.submitTagged(10..<13, pathPrefix: "/t", delegate: recorder)
         #expect(recorder.calls == 0)
         let held = connection.responder.held
         try connection.serverHandler.respond(streamID: held[0].streamID, HTTP2Response(status: 200))
@@ -182,11 +178,7 @@ import Testing
         let connection = try InMemoryConnection(policy: .hold)
         defer { connection.close() }
         let recorder = Recorder()
-        connection.clientHandler.responseDelegate = recorder
-        for tag in UInt64(20)..<25 {
-            connection.clientHandler.submit(HTTP2Request(authority: "localhost", path: "/b/\(tag)"), tag: tag)
-        }
-        try connection.interact()
+        try connection.submitTagged(20..<25, pathPrefix: "/b", delegate: recorder)
         let held = connection.responder.held
         try #require(held.count == 5)
         var kept = HTTP2Headers()

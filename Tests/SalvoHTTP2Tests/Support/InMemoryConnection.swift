@@ -83,6 +83,16 @@ final class InMemoryConnection {
         return promise.futureResult
     }
 
+    /// Submits one tagged request per tag (path `pathPrefix/tag`), answered to `delegate` (held
+    /// weakly: the caller keeps it), and lets them reach the server.
+    func submitTagged(_ tags: Range<UInt64>, pathPrefix: String, delegate: any HTTP2ResponseDelegate) throws {
+        self.clientHandler.responseDelegate = delegate
+        for tag in tags {
+            self.clientHandler.submit(HTTP2Request(authority: "localhost", path: "\(pathPrefix)/\(tag)"), tag: tag)
+        }
+        try self.interact()
+    }
+
     /// Closes both channels; safe to call twice (tests call it in `defer`).
     func close() {
         _ = try? self.client.finish(acceptAlreadyClosed: true)
