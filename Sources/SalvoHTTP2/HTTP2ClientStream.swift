@@ -41,8 +41,6 @@ struct HTTP2ClientStream {
         }
     }
 
-    /// Takes the caller's responder and the response assembled so far (moving the buffers out),
-    /// once: later calls return `nil`.
     /// The answer of a tagged request whose response is a status and nothing else (no kept
     /// header, no body, no overflow): taken as two words, without an `HTTP2Response`. Nil, and
     /// nothing taken, otherwise: ``takeCompletion()`` answers those.
@@ -54,6 +52,8 @@ struct HTTP2ClientStream {
         return .bare(tag: tag, status: status)
     }
 
+    /// Takes the caller's responder and the response assembled so far (moving the buffers out),
+    /// once: later calls return `nil`.
     mutating func takeCompletion() -> HTTP2PendingCompletion? {
         guard let responder = self.responder else { return nil }
         self.responder = nil

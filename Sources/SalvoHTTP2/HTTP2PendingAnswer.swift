@@ -2,7 +2,8 @@
 ///
 /// Why a second queue beside `pendingCompletions`: a completion holds a responder and an
 /// `HTTP2Response` or an error, and each step it took through the ring buffer (append, pop,
-/// destroy) went through outlined copies of that many-case enum: ~600 instructions per answer.
+/// destroy) went through outlined copies of that many-case enum; with the `Result` and the
+/// `APNsResponse` built from it, ~900 instructions per answer (measured with the gate).
 /// The common answer (a status for a tagged request, nothing else) is two plain words stored
 /// here whole; anything else waits in `pendingCompletions` and is marked here, so the order of
 /// answers is kept.

@@ -7,16 +7,8 @@ import SalvoAPNs
 /// (so intake stops), a failure while unhealthy parks the notification as it was (its attempts are
 /// not used up), and a few probes go out per probe delay until one is answered.
 extension WorkerCore {
-    /// Feeds one outcome to its pool's health. Returns true when the notification was parked
-    /// (the pool is unhealthy and this was one more failure), so the caller stops there.
-    func parkedByHealth(_ item: DispatchItem, _ outcome: APNsOutcome, slot: Int) -> Bool {
-        guard recordHealth(outcome, slot: slot) else { return false }
-        park(item, slot: slot)
-        return true
-    }
-
-    /// Feeds `outcome` to the pool's health; true when it is a failure the pool is now unhealthy
-    /// for, whose notification waits parked (``parkedByHealth(_:_:slot:)``).
+    /// Feeds one outcome to its pool's health. Returns true when the pool is unhealthy and this
+    /// was one more failure: the caller parks the notification (``park(_:slot:)``) and stops there.
     func recordHealth(_ outcome: APNsOutcome, slot: Int) -> Bool {
         guard let signal = Self.healthSignal(outcome) else { return false }
         if signal == .answered, slots[slot].health.countAnswerIfHealthy() { return false }
