@@ -78,9 +78,9 @@ struct APNsConnectionHandlerTests {
     func deathWithRequestsInFlight() throws {
         let (channel, handler, pool, _) = try self.makeConnection()
         try channel.writeInbound(Self.settingsFrame())
-        handler.submit(self.request, deadline: .now() + .seconds(30), tag: 1)
+        withUnsafePointer(to: self.request) { handler.submit($0, deadline: .now() + .seconds(30), tag: 1) }
         channel.embeddedEventLoop.run()  // the scheduled flush sends the HEADERS
-        handler.submit(self.request, deadline: .now() + .seconds(30), tag: 2)
+        withUnsafePointer(to: self.request) { handler.submit($0, deadline: .now() + .seconds(30), tag: 2) }
         try channel.close().wait()
         #expect(pool.events.first == "closed")
         #expect(Set(pool.events.dropFirst()) == ["completed 1", "completed 2"])
@@ -100,7 +100,7 @@ struct APNsConnectionHandlerTests {
     func notReady() throws {
         let (channel, handler, pool, _) = try self.makeConnection()
         defer { _ = try? channel.finish() }
-        handler.submit(self.request, deadline: .now() + .seconds(30), tag: 9)
+        withUnsafePointer(to: self.request) { handler.submit($0, deadline: .now() + .seconds(30), tag: 9) }
         guard case .failed(let error) = pool.results[9] else {
             Issue.record("expected a failure")
             return

@@ -95,16 +95,17 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
 
     // MARK: APNsPoolConnection
 
-    func submit(_ request: APNsRequest, deadline: NIODeadline, tag: UInt64) {
+    func submit(_ request: UnsafePointer<APNsRequest>, deadline: NIODeadline, tag: UInt64) {
         self.submit(request, deadline: deadline, completion: .tag(tag))
     }
 
     /// For a direct caller: `completion` runs once, on the event loop.
     func submit(_ request: APNsRequest, deadline: NIODeadline, completion: @escaping (APNsConnectionResult) -> Void) {
-        self.submit(request, deadline: deadline, completion: .closure(completion))
+        withUnsafePointer(to: request) { self.submit($0, deadline: deadline, completion: .closure(completion)) }
     }
 
-    private func submit(_ request: APNsRequest, deadline: NIODeadline, completion: InFlight.Completion) {
+    /// `request` is read in place and only during the call (nghttp2 copies what it sends).
+    private func submit(_ request: UnsafePointer<APNsRequest>, deadline: NIODeadline, completion: InFlight.Completion) {
         guard self.stateMachine.acceptsRequests, self.context != nil else {
             self.complete(
                 completion, .failed(.notSent("\(self.id) does not accept requests (\(self.stateMachine.state))")))
@@ -118,10 +119,13 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
         }
         let slot = self.inFlight.insert(
             InFlight(
-                completion: completion, sentAPNsID: request.apnsID, tokenGeneration: self.authorization?.generation))
-        let http2Request = self.encoder.encode(request, token: self.authorization?.headerValue)
+                completion: completion, sentAPNsID: request.pointee.apnsID,
+                tokenGeneration: self.authorization?.generation))
+        self.encoder.prepare(request, token: self.authorization?.headerValue)
         // The session handler flushes at the end of the read burst or of this event-loop tick.
-        self.session.submit(http2Request, deadline: deadline, tag: UInt64(slot))
+        self.session.submit(
+            headers: self.encoder.headers, shared: self.encoder.sharedBlock, body: request.pointee.payload,
+            deadline: deadline, tag: UInt64(slot))
     }
 
     func retire() {

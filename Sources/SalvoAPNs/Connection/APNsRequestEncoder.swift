@@ -19,10 +19,12 @@ struct APNsRequestEncoder {
     // The cache, kept as separate properties so that using it copies no more than the block.
     private var sharedFields: [APNsHeaderField]?
     private var sharedToken: [UInt8]?
-    private var sharedBlock = HTTP2SharedHeaders(HTTP2Headers())
-    /// The request's own fields, reused from request to request: once the previous request was
-    /// submitted (nghttp2 copies these fields), the block is this encoder's alone again.
-    private var headers = HTTP2Headers()
+    /// The shared block of the request last prepared.
+    private(set) var sharedBlock = HTTP2SharedHeaders(HTTP2Headers())
+    /// The own fields of the request last prepared, reused from request to request: once the
+    /// previous request was submitted (nghttp2 copies these fields), the list is this encoder's
+    /// alone again.
+    private(set) var headers = HTTP2Headers()
 
     init(authority: String, scheme: String) {
         self.authority = authority
@@ -31,16 +33,26 @@ struct APNsRequestEncoder {
 
     /// - Parameter token: the `authorization` value (`bearer <JWT>`), nil for certificate auth.
     mutating func encode(_ request: APNsRequest, token: [UInt8]?) -> HTTP2Request {
-        if self.sharedToken != token || self.sharedFields != request.headers.fields {
-            self.rebuild(fields: request.headers.fields, token: token)
+        withUnsafePointer(to: request) { self.prepare($0, token: token) }
+        return HTTP2Request(headers: self.headers, shared: self.sharedBlock, body: request.payload)
+    }
+
+    /// ``encode(_:token:)`` without building the request: leaves its own fields in ``headers``
+    /// and its shared block in ``sharedBlock``, which the connection hands to the session with
+    /// the payload (`HTTP2SessionHandler.submit(headers:shared:body:deadline:tag:)`). Reads the
+    /// request in place: passed by value, it was copied out of the pool's array first.
+    mutating func prepare(_ request: UnsafePointer<APNsRequest>, token: [UInt8]?) {
+        if self.sharedToken != token || self.sharedFields != request.pointee.headers.fields {
+            self.rebuild(fields: request.pointee.headers.fields, token: token)
         }
         self.headers.removeAll(keepingCapacity: true)
         // Both written in place: no path or id bytes anywhere else first.
-        self.headers.add(name: Self.pathName, valueCount: request.token.pathCount) { request.token.writePath(into: $0) }
-        if let apnsID = request.apnsID {
+        self.headers.add(name: Self.pathName, valueCount: request.pointee.token.pathCount) {
+            request.pointee.token.writePath(into: $0)
+        }
+        if let apnsID = request.pointee.apnsID {
             self.headers.add(name: Self.apnsIDName, valueCount: APNsID.textLength) { apnsID.write(into: $0) }
         }
-        return HTTP2Request(headers: self.headers, shared: self.sharedBlock, body: request.payload)
     }
 
     private static let pathName: StaticString = ":path"

@@ -120,10 +120,10 @@ final class APNsPoolCore: APNsPoolConnectionDelegate {
         var pending = pending
         pending.sentAt = deadline - self.requestTimeout
         let tag = UInt64(self.inFlightRequests.insert(pending))
-        // Borrowed in place from the caller's array: `pending.request` would copy it (a retain
-        // per array and buffer it holds).
+        // Borrowed in place from the caller's array, which `pending.submission` keeps alive:
+        // `pending.request` would copy it (a retain per array and buffer it holds).
         pending.submission.requests.withUnsafeBufferPointer { requests in
-            connection.submit(requests[pending.index], deadline: deadline, tag: tag)
+            connection.submit(requests.baseAddress! + pending.index, deadline: deadline, tag: tag)
         }
     }
 

@@ -54,13 +54,10 @@ final class NGHTTP2Session {
     private var headerBlockTooLarge = false
     private let role: Role
     private let maxHeaderListSize: Int
-    /// `Options.keptHeaderNames` as bytes, compared with every received name.
-    private let keptHeaderNames: [[UInt8]]?
-    /// `Options.unindexedHeaderNames` as bytes, compared with every sent name.
-    private let unindexedHeaderNames: [[UInt8]]
-    /// Bit n set when an unindexed name is n bytes long (names of 64 bytes or more set bit 63):
-    /// most sent names are ruled out by their length alone, without walking the list.
-    private let unindexedLengths: UInt64
+    /// `Options.keptHeaderNames`, compared with every received name.
+    private let keptHeaderNames: NGHTTP2HeaderNameSet?
+    /// `Options.unindexedHeaderNames`, compared with every sent name.
+    private let unindexedHeaderNames: NGHTTP2HeaderNameSet
     /// Reusable `nghttp2_nv` array; nghttp2 copies names and values during the submit call,
     /// except a shared block's (``sharedEntries``).
     private var nameValues: UnsafeMutablePointer<nghttp2_nv>
@@ -80,9 +77,8 @@ final class NGHTTP2Session {
         self.delegate = delegate
         self.role = options.role
         self.maxHeaderListSize = options.maxHeaderListSize
-        self.keptHeaderNames = options.keptHeaderNames.map { $0.map { Array($0.utf8) } }
-        self.unindexedHeaderNames = options.unindexedHeaderNames.map { Array($0.utf8) }
-        self.unindexedLengths = self.unindexedHeaderNames.reduce(0) { $0 | 1 << min($1.count, 63) }
+        self.keptHeaderNames = options.keptHeaderNames.map(NGHTTP2HeaderNameSet.init)
+        self.unindexedHeaderNames = NGHTTP2HeaderNameSet(options.unindexedHeaderNames)
         self.nameValues = .allocate(capacity: self.nameValueCapacity)
 
         var callbacks: OpaquePointer?
@@ -234,10 +230,13 @@ final class NGHTTP2Session {
     // MARK: Submissions (queued; they go out on the next `send`)
 
     /// Queues a request and returns its stream ID. `slot` names the stream in every callback.
-    func submitRequest(_ request: HTTP2Request, slot: Int) throws(HTTP2Error) -> Int32 {
+    func submitRequest(
+        headers: HTTP2Headers, shared: HTTP2SharedHeaders?, hasBody: Bool, slot: Int
+    ) throws(HTTP2Error)
+        -> Int32
+    {
         let userData = Self.pointer(slot: slot)
-        let hasBody = request.body.readableBytes > 0
-        return try self.withNameValues(request.headers, shared: request.sharedHeaders, status: nil) {
+        return try self.withNameValues(headers, shared: shared, status: nil) {
             (nva, count) throws(HTTP2Error) in
             try Self.check(
                 hasBody
@@ -356,13 +355,16 @@ final class NGHTTP2Session {
         let sharedEntries = self.sharedEntries
         var sharedCount = 0
         if let shared {
-            if shared !== sharedEntries.block { sharedEntries.use(shared) { self.isUnindexed($0) } }
+            if shared !== sharedEntries.block { sharedEntries.use(shared) { self.unindexedHeaderNames.contains($0) } }
             sharedCount = sharedEntries.count
         }
         let count = headers.count + sharedCount + (status == nil ? 0 : 1)
-        if count > self.nameValueCapacity {
+        // With a shared block, `headers`' regular fields wait behind the array's end until the
+        // block's entries are in: one pass over `headers`, not one for each kind of field.
+        let capacity = sharedCount == 0 ? count : count + headers.count
+        if capacity > self.nameValueCapacity {
             self.nameValues.deallocate()
-            self.nameValueCapacity = max(count, self.nameValueCapacity * 2)
+            self.nameValueCapacity = max(capacity, self.nameValueCapacity * 2)
             self.nameValues = .allocate(capacity: self.nameValueCapacity)
         }
         let flags = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
@@ -383,27 +385,29 @@ final class NGHTTP2Session {
         return try storage.withUnsafeReadableBytes { (raw) throws(HTTP2Error) -> Result in
             let base = UnsafeMutablePointer(mutating: raw.bindMemory(to: UInt8.self).baseAddress)
             let origin = storage.readerIndex
-            // Which of `headers`' fields this pass takes: all, its pseudo-header fields, the rest.
-            func append(pseudo: Bool?) {
-                headers.forEachEntry { name, value in
-                    let namePointer = base! + (name.lowerBound - origin)
-                    if let pseudo, (!name.isEmpty && namePointer.pointee == UInt8(ascii: ":")) != pseudo { return true }
-                    self.nameValues[index] = nghttp2_nv(
-                        name: namePointer, value: base! + (value.lowerBound - origin),
-                        namelen: name.count, valuelen: value.count,
-                        flags: self.isUnindexed(UnsafeRawBufferPointer(start: namePointer, count: name.count))
-                            ? noIndex : flags)
+            var regular = count
+            headers.forEachEntry { name, value in
+                let namePointer = base! + (name.lowerBound - origin)
+                let entry = nghttp2_nv(
+                    name: namePointer, value: base! + (value.lowerBound - origin),
+                    namelen: name.count, valuelen: value.count,
+                    flags: self.unindexedHeaderNames.contains(
+                        UnsafeRawBufferPointer(start: namePointer, count: name.count))
+                        ? noIndex : flags)
+                if sharedCount == 0 || (!name.isEmpty && namePointer.pointee == UInt8(ascii: ":")) {
+                    self.nameValues[index] = entry
                     index += 1
-                    return true
+                } else {
+                    self.nameValues[regular] = entry
+                    regular += 1
                 }
+                return true
             }
-            if sharedCount == 0 {
-                append(pseudo: nil)
-            } else {
-                append(pseudo: true)
+            if sharedCount > 0 {
                 (self.nameValues + index).update(from: sharedEntries.entries, count: sharedCount)
                 index += sharedCount
-                append(pseudo: false)
+                // The regular fields, from behind the end to the end: the two ranges are apart.
+                (self.nameValues + index).update(from: self.nameValues + count, count: regular - count)
             }
             return try body(self.nameValues, count)
         }
@@ -459,17 +463,8 @@ final class NGHTTP2Session {
         }
     }
 
-    private func isUnindexed(_ name: UnsafeRawBufferPointer) -> Bool {
-        guard self.unindexedLengths & 1 << min(name.count, 63) != 0 else { return false }
-        for candidate in self.unindexedHeaderNames where candidate.count == name.count && candidate.elementsEqual(name)
-        { return true }
-        return false
-    }
-
     private func isKept(_ name: UnsafeRawBufferPointer) -> Bool {
-        guard let kept = self.keptHeaderNames else { return true }
-        for candidate in kept where candidate.count == name.count && candidate.elementsEqual(name) { return true }
-        return false
+        self.keptHeaderNames?.contains(name) ?? true
     }
 
     func endHeaders(streamID: Int32, endStream: Bool) {

@@ -119,7 +119,7 @@ extension WorkerCore {
                     continue
                 }
             }
-            if isNewSend, isDelayedByRateLimit(item.notification, now: now) { continue }
+            if isNewSend, limitsSends, isDelayedByRateLimit(item.notification, now: now) { continue }
             if item.notification.shared !== lastShared {
                 lastShared = item.notification.shared
                 let key = WorkerPoolKey(app: item.notification.job.app, environment: item.notification.job.environment)

@@ -20,9 +20,9 @@ final class FakeConnection: APNsPoolConnection, @unchecked Sendable {
         self.delegate = delegate
     }
 
-    func submit(_ request: APNsRequest, deadline: NIODeadline, tag: UInt64) {
+    func submit(_ request: UnsafePointer<APNsRequest>, deadline: NIODeadline, tag: UInt64) {
         self.submittedCount += 1
-        self.pending.append((request, tag))
+        self.pending.append((request.pointee, tag))
     }
 
     func retire() { self.isRetired = true }
