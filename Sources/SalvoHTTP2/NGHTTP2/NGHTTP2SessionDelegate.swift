@@ -1,8 +1,8 @@
 import NIOCore
 
 /// What an `NGHTTP2Session` reports from inside nghttp2's callbacks. Streams are named by the
-/// slot the owner chose (`submitRequest(_:slot:)`, `sessionPeerOpenedStream`), which nghttp2
-/// carries as the stream's user data.
+/// slot the owner chose (`submitRequest(headers:shared:hasBody:slot:)`,
+/// `sessionPeerOpenedStream`), which nghttp2 carries as the stream's user data.
 ///
 /// Every method runs inside `nghttp2_session_mem_recv` or `nghttp2_session_mem_send`, so an
 /// implementation only records state and must not call back into the session or into code that

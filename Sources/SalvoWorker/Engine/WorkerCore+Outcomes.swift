@@ -11,6 +11,13 @@ extension WorkerCore {
     func completed(_ item: UnsafePointer<DispatchItem>, _ outcome: APNsOutcome, slot: Int) {
         inFlight -= 1
         guard phase != .finished else { return }
+        // The common answer first: an accepted notification to a healthy pool is one count.
+        // Through `recordHealth` the outcome was copied for its switch (~80 instructions).
+        if case .accepted = outcome, slots[slot].health.countAnswerIfHealthy() {
+            delivered(item)
+            scheduleRefill()
+            return
+        }
         if recordHealth(outcome, slot: slot) {
             park(item.pointee, slot: slot)
             scheduleRefill()
