@@ -6,9 +6,9 @@
 // Why: nghttp2 makes about twenty small allocations per request (streams, queue items, header
 // copies, HPACK buffers) and frees them a moment later; glibc's malloc serves those at ~3,000
 // instructions per request, and recycling blocks per size class makes most of them a pointer
-// move. Why C: nghttp2 calls these through function pointers; written in Swift, each call also
-// went through a C-to-Swift thunk and bounds-checked pointer arithmetic, ~35 instructions per
-// request pair instead of ~15 (make bench-instructions, ~230 per campaign notification).
+// move. Why C: nghttp2 calls these through function pointers, ~24 times per request; written in
+// Swift, each call also went through a C-to-Swift thunk into checked arithmetic: ~414
+// instructions per campaign notification, ~270 in C (make bench-instructions).
 //
 // Not thread-safe, and it need not be: nghttp2 only allocates inside calls made on the
 // session's event loop, and in nghttp2_session_del.

@@ -25,7 +25,7 @@ struct SipHash128 {
         length &+= bytes.count
         var index = 0
         // The word loops work on a local copy of the state, which stays in registers: through
-        // `self` every compression loaded and stored the four lanes (~120 instructions per
+        // `self` every compression loaded and stored the four lanes (~80 instructions per
         // 64-hex-character token).
         var lanes = self.lanes
         if pendingCount == 0 {

@@ -7,8 +7,8 @@ import CNGHTTP2
 /// recycling blocks per size class makes most of them a pointer move instead of a trip through
 /// malloc (~3,000 instructions per request). The functions are C (`salvo_pool_allocator.h`,
 /// which explains the layout): nghttp2 calls them through function pointers, and in Swift each
-/// call also went through a C-to-Swift thunk (~230 instructions per campaign notification in
-/// `make bench-instructions`). Not thread-safe, and it need not be: nghttp2 only allocates
+/// call also went through a C-to-Swift thunk (~140 instructions more per campaign notification
+/// in `make bench-instructions`). Not thread-safe, and it need not be: nghttp2 only allocates
 /// inside calls made on the session's event loop, and in `nghttp2_session_del`.
 final class NGHTTP2Allocator {
     /// Free-list heads and counts per size class, reached by the C functions through
