@@ -26,23 +26,36 @@ enum LoadTestHTTP {
     }
 
     /// A GET whose status the caller judges; throws only when no answer came.
+    ///
+    /// The request runs in a task of its own, which the caller's cancellation does not reach
+    /// (it ends within `timeout` anyway). swift-corelibs-foundation's URLSession can deadlock
+    /// when the task awaiting `data(for:)` is cancelled while the answer is being delivered: the
+    /// cancellation handler waits for the session's queue, under the task's status lock, and the
+    /// queue waits for that lock to resume the task. A test hung there for good (the load
+    /// test's deliveries poller, cancelled at the end of a run).
     static func fetch(_ url: String, timeout: TimeInterval = 5) async throws(LoadTestError) -> Answer {
         guard let target = URL(string: url) else { throw LoadTestError(.observation, "not a URL: \(url)") }
         var request = URLRequest(url: target)
         request.timeoutInterval = timeout
-        do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            guard let http = response as? HTTPURLResponse else {
-                throw LoadTestError(.observation, "GET \(url): not an HTTP answer")
-            }
-            let headers = Dictionary(
-                http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, uniquingKeysWith: { first, _ in first })
-            return Answer(status: http.statusCode, headers: headers, body: data)
-        } catch let error as LoadTestError {
+        let result = await Task { [request] in try await Self.perform(request, url: url) }.result
+        switch result {
+        case .success(let answer):
+            return answer
+        case .failure(let error as LoadTestError):
             throw error
-        } catch {
+        case .failure(let error):
             throw LoadTestError(.observation, "GET \(url) failed", underlying: "\(error)")
         }
+    }
+
+    private static func perform(_ request: URLRequest, url: String) async throws -> Answer {
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard let http = response as? HTTPURLResponse else {
+            throw LoadTestError(.observation, "GET \(url): not an HTTP answer")
+        }
+        let headers = Dictionary(
+            http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, uniquingKeysWith: { first, _ in first })
+        return Answer(status: http.statusCode, headers: headers, body: data)
     }
 
     /// The sum of every sample of `metric` in Prometheus text (all partitions of the group).
