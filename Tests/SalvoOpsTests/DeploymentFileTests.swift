@@ -37,7 +37,7 @@ struct DeploymentFileTests {
         #expect(try RepositoryFiles.json(file) is [String: Any])
     }
 
-    @Test("Dockerfile: two stages, runtime libraries, non-root user, health check, default config")
+    @Test("Dockerfile: two stages, runtime libraries, non-root user, default config, no environment defaults")
     func dockerfile() throws {
         let text = try RepositoryFiles.text("docker/Dockerfile")
         let stages = text.split(separator: "\n").filter { $0.hasPrefix("FROM ") }
@@ -48,7 +48,9 @@ struct DeploymentFileTests {
             #expect(text.contains(package))
         }
         #expect(text.contains("USER salvo:salvo"))
-        #expect(text.contains("HEALTHCHECK") && text.contains("/health/live"))
+        // The orchestrator probes the port the operator's file configures; the image hard-codes none.
+        #expect(!text.contains("HEALTHCHECK"))
+        #expect(!text.contains("ENV SALVO_"))
         #expect(text.contains(#"CMD ["worker", "--config", "/etc/salvo/worker.yaml"]"#))
     }
 

@@ -6,8 +6,8 @@ import X509
 /// A temporary directory holding the key, certificate and CA files a worker configuration
 /// points at, generated for each test and removed by it (`defer { fixture.remove() }`).
 ///
-/// The layout mirrors the `/etc/salvo/` paths of `config/worker.example.yaml`, so the example is
-/// loaded by replacing that prefix with ``directory``.
+/// The layout mirrors the relative paths of `config/worker.example.yaml` (`keys/`, `certs/`,
+/// `tls/`), so the example is loaded with those paths anchored at ``directory``.
 struct ConfigurationFixture {
     static let keyID = "ABCDE12345"
     static let teamID = "TEAM123456"
@@ -41,6 +41,8 @@ struct ConfigurationFixture {
         try keyPEM.write(toFile: "\(directory)/certs/chat.key", atomically: true, encoding: .utf8)
         let (caPEM, _) = try Self.selfSignedCertificate(commonName: "Salvo test CA", userID: nil)
         try caPEM.write(toFile: "\(directory)/tls/mock-ca.pem", atomically: true, encoding: .utf8)
+        // The name `salvo mock-apns --generate-tls` gives it, which the example uses.
+        try caPEM.write(toFile: "\(directory)/tls/ca.pem", atomically: true, encoding: .utf8)
         try Self.openssl([
             "pkcs12", "-export", "-in", "\(directory)/certs/chat.pem", "-inkey", "\(directory)/certs/chat.key",
             "-out", "\(directory)/certs/chat.p12", "-passout", "pass:\(Self.p12Password)",
@@ -80,10 +82,14 @@ struct ConfigurationFixture {
             .replacingOccurrences(of: prefix, with: "\(directory)/")
     }
 
-    /// `config/worker.example.yaml` with its `/etc/salvo/` paths pointing into this directory.
+    /// `config/worker.example.yaml` with its relative `keys/`, `certs/` and `tls/` paths pointing
+    /// into this directory.
     func exampleYAML() throws -> String {
-        try String(contentsOfFile: Self.repositoryFile("config/worker.example.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "/etc/salvo/", with: "\(directory)/")
+        var yaml = try String(contentsOfFile: Self.repositoryFile("config/worker.example.yaml"), encoding: .utf8)
+        for folder in ["keys", "certs", "tls"] {
+            yaml = yaml.replacingOccurrences(of: ": \(folder)/", with: ": \(directory)/\(folder)/")
+        }
+        return yaml
     }
 
     /// The smallest valid file: one broker, one token app. `$DIR` in `extra` and in the result is

@@ -1,6 +1,7 @@
 import Foundation
 import SalvoAPNs
 import SalvoKafka
+import SalvoTestSupport
 import Testing
 
 @testable import SalvoWorker
@@ -10,6 +11,19 @@ import Testing
 /// private-key files others can read.
 @Suite("Worker configuration security")
 struct WorkerConfigurationSecurityTests {
+    /// A group id the test process is not a member of.
+    static func foreignGroup() -> gid_t {
+        var own = [gid_t](repeating: 0, count: Int(max(getgroups(0, nil), 0)))
+        own = Array(own.prefix(Int(max(getgroups(Int32(own.count), &own), 0))))
+        return (50_000...60_000).map { gid_t($0) }.first { $0 != getegid() && !own.contains($0) } ?? 54_321
+    }
+
+    static func setGroup(_ group: gid_t, of path: String) throws {
+        guard chown(path, uid_t(bitPattern: -1), group) == 0 else {
+            throw TestFailure("chown \(path) to group \(group): errno \(errno)")
+        }
+    }
+
     static func load(_ yaml: String, environment: [String: String] = [:]) throws -> LoadedWorkerConfiguration {
         try WorkerConfigurationLoader(environment: environment).load(yaml: yaml, source: "test.yaml")
     }
@@ -136,11 +150,15 @@ struct WorkerConfigurationSecurityTests {
                 == #"Invalid value "<redacted>" for configuration property "sasl.oauthbearer.method""#)
     }
 
-    @Test("private-key files readable by group or others are warned about, naming the key; 0600 files are not")
+    @Test(
+        "private-key files readable by another group or others are warned about, naming the key; 0600 files are not"
+    )
     func keyFilePermissionWarnings() throws {
         let fixture = try ConfigurationFixture()
         defer { fixture.remove() }
         let manager = FileManager.default
+        // A group the worker is not in.
+        try Self.setGroup(Self.foreignGroup(), of: fixture.p8Path)
         try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: fixture.p8Path)
         let open = try Self.load(fixture.minimalYAML())
         #expect(open.warnings.count == 1)
@@ -162,6 +180,14 @@ struct WorkerConfigurationSecurityTests {
         let linked = fixture.minimalYAML().replacingOccurrences(
             of: "key_file: \(fixture.p8Path)", with: "key_file: \(link), key_id: \(ConfigurationFixture.keyID)")
         #expect(try Self.load(linked).warnings.isEmpty)
+
+        // What Kubernetes makes of `defaultMode: 0400` with `fsGroup`: 0440, group = the worker's own.
+        try Self.setGroup(getegid(), of: fixture.p8Path)
+        try manager.setAttributes([.posixPermissions: 0o440], ofItemAtPath: fixture.p8Path)
+        #expect(try Self.load(fixture.minimalYAML()).warnings.isEmpty)
+        try manager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: fixture.p8Path)
+        #expect(
+            try Self.load(fixture.minimalYAML()).warnings.first?.contains("readable by every user (mode 0444)") == true)
 
         // PEM key and PKCS#12 bundle of a certificate credential.
         for path in [fixture.certificateKeyPath, fixture.p12Path] {
