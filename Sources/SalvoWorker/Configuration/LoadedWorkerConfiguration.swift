@@ -28,9 +28,30 @@ public struct LoadedWorkerConfiguration: Sendable, CustomStringConvertible {
         self.warnings = warnings
     }
 
+    /// The source line of every effective setting: each key a variable set names its variable
+    /// (`operations.listen from SALVO_OPERATIONS_LISTEN`); every other key is the file's or its
+    /// default. The values are in the configuration's own description, secrets redacted.
     public var description: String {
-        let overrides = environmentOverrides.isEmpty ? "none" : environmentOverrides.joined(separator: ", ")
+        let overrides =
+            environmentOverrides.isEmpty
+            ? "none" : environmentOverrides.map { "\(Self.key(overriddenBy: $0)) from \($0)" }.joined(separator: ", ")
         return
-            "\(source) (log level \(logLevel), log format \(logFormat.rawValue), environment overrides: \(overrides)): \(configuration)"
+            "\(source) (log level \(logLevel), log format \(logFormat.rawValue), environment overrides: \(overrides); "
+            + "every other setting from the file or its default): \(configuration)"
+    }
+
+    /// The YAML key an environment variable of ``WorkerEnvironmentOverrides`` sets.
+    static func key(overriddenBy variable: String) -> String {
+        let prefix = "SALVO_KAFKA_PROPERTY_"
+        if variable.hasPrefix(prefix) {
+            return "kafka.properties." + String(variable.dropFirst(prefix.count)).lowercased().map { $0 == "_" ? "." : $0 }
+        }
+        let keys = [
+            "SALVO_KAFKA_BROKERS": "kafka.brokers", "SALVO_KAFKA_CLIENT_ID": "kafka.client_id",
+            "SALVO_GROUP_ID": "group_id", "SALVO_OPERATIONS_LISTEN": "operations.listen",
+            "SALVO_DRAIN_DEADLINE": "drain_deadline", "SALVO_LOG_LEVEL": "log_level",
+            WorkerLogFormat.environmentVariable: "log_format",
+        ]
+        return keys[variable] ?? variable
     }
 }

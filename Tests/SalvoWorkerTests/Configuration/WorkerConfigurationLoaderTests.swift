@@ -135,6 +135,16 @@ struct WorkerConfigurationLoaderTests {
         #expect(loaded.logLevel == .debug)
         #expect(Set(loaded.environmentOverrides) == Set(environment.keys).subtracting(["UNRELATED"]))
         #expect(!String(describing: loaded).contains("s3cret-value"))
+        // The start-up line names each overridden key with its source, and the effective value.
+        let line = String(describing: loaded)
+        for source in [
+            "operations.listen from SALVO_OPERATIONS_LISTEN", "group_id from SALVO_GROUP_ID",
+            "kafka.properties.sasl.password from SALVO_KAFKA_PROPERTY_SASL_PASSWORD",
+            "drain_deadline from SALVO_DRAIN_DEADLINE",
+        ] {
+            #expect(line.contains(source), "\(source) in \(line)")
+        }
+        #expect(line.contains("operations: 0.0.0.0:9200"), "\(line)")
     }
 
     @Test("consumer_properties reach only the consumers and producer_properties only the producer")
