@@ -56,6 +56,20 @@ public final class KafkaAdmin: Sendable {
         }
     }
 
+    /// Each topic's settings as the brokers report them (`cleanup.policy`, `retention.ms`, …),
+    /// defaults included. A topic the cluster does not have maps to a `.unknownTopic` failure. A
+    /// broker that does not implement DescribeConfigs fails the whole call, or answers a topic
+    /// without its settings (an empty map): callers must treat both as "not verified".
+    public func topicConfigs(
+        _ names: [String],
+        timeout: Duration = .seconds(10)
+    ) async throws(KafkaError) -> [String: Result<[String: String], KafkaError>] {
+        guard !names.isEmpty else { return [:] }
+        return try await loop.submit { client throws(KafkaError) in
+            try client.topicConfigs(names, timeout: timeout)
+        }
+    }
+
     /// Deletes topics. Throws the first per-topic failure; with `ignoreMissing`, topics that do
     /// not exist are not a failure.
     public func deleteTopics(

@@ -14,6 +14,10 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
     public var topics: [String]
     /// Where to start on partitions without a committed offset. Default: `.earliest`.
     public var offsetReset: KafkaOffsetReset
+    /// Where to start on an assigned partition the group has no committed offset for; `.latest`
+    /// and the time-based positions are looked up at assignment (`offsetReset` still applies when
+    /// a stored offset is out of range). Default: `.earliest`.
+    public var startPosition: KafkaStartPosition = .earliest
     /// How long the group coordinator waits for a heartbeat before evicting this member.
     /// Default: 45 s (Kafka's default). Tests use 6 s: a first join takes about half of it.
     public var sessionTimeout: Duration
@@ -83,5 +87,8 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
         guard prefetchMinMessages >= 1 else { throw .configuration("prefetch target must be at least 1 message") }
         guard prefetchBackoff >= .zero else { throw .configuration("prefetch backoff must not be negative") }
         guard closeTimeout >= .zero else { throw .configuration("close timeout must not be negative") }
+        if case .newerThan(let age) = startPosition, age <= .zero {
+            throw .configuration("a start position by age needs a positive age, got \(age)")
+        }
     }
 }

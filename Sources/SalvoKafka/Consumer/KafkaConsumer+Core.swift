@@ -27,7 +27,7 @@ extension KafkaConsumer {
         private let observer: KafkaConsumerObserver
         private let revokeBarrier: KafkaRevokeBarrier?
         private let clock = ContinuousClock()
-        private let logger: Logger
+        let logger: Logger
 
         init(
             client: RDKafkaClient,
@@ -223,8 +223,13 @@ extension KafkaConsumer {
             switch rebalance {
             case .assign(let partitions):
                 let (added, doneWatermarks) = shared.withLock { $0.machine.assigned(partitions) }
-                let startOffsets = startOffsets(from: doneWatermarks, client: client)
-                shared.withLock { $0.machine.starting(at: startOffsets) }
+                let resumed = startOffsets(from: doneWatermarks, client: client)
+                let plan = startPlan(for: partitions.filter { doneWatermarks[$0] == nil }, client: client)
+                let startOffsets = resumed.merging(plan.offsets) { resumed, _ in resumed }
+                shared.withLock {
+                    $0.machine.starting(at: resumed.merging(plan.pinned) { resumed, _ in resumed })
+                    $0.machine.skipping(olderThan: plan.cutoffs)
+                }
                 client.routeMessages(of: partitions)
                 do throws(KafkaError) {
                     try client.assign(partitions, startOffsets: startOffsets)

@@ -67,6 +67,13 @@ extension KafkaConsumer {
         /// while rebalancing, a timeout, a lost assignment). If the next assignment hands the
         /// partitions back, fetching may start there instead of at an older committed offset.
         private var uncommittedRevoked: [KafkaTopicPartition: Int64] = [:]
+        /// Partitions started by time (``KafkaStartPosition``): records older than their cutoff
+        /// (milliseconds since 1970) are done without being handed out, until the first newer one.
+        /// The offset lookup already skips them on Kafka; brokers that answer it loosely (Tansu
+        /// answers offset 0 for a time after every record) are covered here.
+        private var startCutoffs: [KafkaTopicPartition: Int64] = [:]
+        /// Records skipped as older than their partition's start cutoff.
+        private(set) var skippedBeforeStart = 0
         let capacity: Int
         let commitInterval: Duration
 
@@ -88,6 +95,14 @@ extension KafkaConsumer {
         mutating func receive(_ message: KafkaConsumerMessage) -> Waiter? {
             guard isRunning, assignment.contains(message.topicPartition) else { return nil }
             tracker.track(message.offset, in: message.topicPartition)
+            if !startCutoffs.isEmpty, let cutoff = startCutoffs[message.topicPartition] {
+                if let timestamp = message.timestampMilliseconds, timestamp < cutoff {
+                    tracker.markDone(message.offset, in: message.topicPartition)
+                    skippedBeforeStart += 1
+                    return nil
+                }
+                startCutoffs[message.topicPartition] = nil
+            }
             let parked = isPausedByUser(message.topicPartition)
             if !parked, let first = waiters.popFirst() {
                 return first.waiter
@@ -218,6 +233,14 @@ extension KafkaConsumer {
             }
         }
 
+        /// Records of these partitions older than their cutoff (milliseconds since 1970) are
+        /// skipped, as done, until the first newer one arrives.
+        mutating func skipping(olderThan cutoffs: [KafkaTopicPartition: Int64]) {
+            for (partition, cutoff) in cutoffs where assignment.contains(partition) {
+                startCutoffs[partition] = cutoff
+            }
+        }
+
         /// A revoke of these partitions began: their buffered messages are no longer handed out
         /// (they stay tracked, so the commit stops before them).
         mutating func dropBuffered(_ partitions: [KafkaTopicPartition]) {
@@ -243,6 +266,7 @@ extension KafkaConsumer {
             let removed = partitions.filter { assignment.contains($0) }
             let set = Set(partitions)
             assignment.subtract(set)
+            for partition in set { startCutoffs[partition] = nil }
             tracker.remove(set)
             buffer.remove(set)
             userPaused.subtract(set)

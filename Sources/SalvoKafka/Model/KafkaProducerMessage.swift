@@ -7,18 +7,22 @@ public struct KafkaProducerMessage: Hashable, Sendable {
     public var key: [UInt8]?
     public var value: [UInt8]
     public var headers: [KafkaHeader]
+    /// The record's create time in milliseconds since 1970, or `nil` for the time it is produced.
+    public var timestampMilliseconds: Int64?
 
     public init(
         topic: String,
         partition: Int32? = nil,
         key: [UInt8]? = nil,
         value: [UInt8],
-        headers: [KafkaHeader] = []
+        headers: [KafkaHeader] = [],
+        timestampMilliseconds: Int64? = nil
     ) {
         self.topic = topic
         self.partition = partition
         self.key = key
         self.value = value
         self.headers = headers
+        self.timestampMilliseconds = timestampMilliseconds
     }
 }

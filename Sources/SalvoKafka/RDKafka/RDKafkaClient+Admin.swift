@@ -18,7 +18,10 @@ extension RDKafkaClient {
         return (0..<Int(metadata.pointee.topic_cnt)).compactMap { index in
             let topic = topics[index]
             guard topic.err == RD_KAFKA_RESP_ERR_NO_ERROR, let name = topic.topic else { return nil }
-            return KafkaTopicMetadata(name: String(cString: name), partitionCount: Int(topic.partition_cnt))
+            let replicas = (0..<Int(topic.partition_cnt)).map { Int(topic.partitions[$0].replica_cnt) }
+            return KafkaTopicMetadata(
+                name: String(cString: name), partitionCount: Int(topic.partition_cnt),
+                replicationFactor: replicas.min() ?? 0)
         }
     }
 
@@ -79,13 +82,60 @@ extension RDKafkaClient {
         }
     }
 
+    /// The settings of each topic, as the brokers report them (DescribeConfigs); a topic the
+    /// cluster does not have maps to a failure with `.unknownTopic`. Sensitive values, which
+    /// brokers do not disclose, are left out.
+    func topicConfigs(
+        _ names: [String], timeout: Duration
+    ) throws(KafkaError) -> [String: Result<[String: String], KafkaError>] {
+        var resources: [OpaquePointer?] = names.map { rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, $0) }
+        // Each ConfigResource is ours until destroyed below; DescribeConfigs copies what it needs.
+        defer { for resource in resources { rd_kafka_ConfigResource_destroy(resource) } }
+        return try adminRequest(.describeConfigs, timeout: timeout) { options, queue in
+            resources.withUnsafeMutableBufferPointer {
+                rd_kafka_DescribeConfigs(handle, $0.baseAddress, $0.count, options, queue)
+            }
+        } read: { event in
+            var count = 0
+            // The result resources belong to the event.
+            guard
+                let results = rd_kafka_DescribeConfigs_result_resources(
+                    rd_kafka_event_DescribeConfigs_result(event), &count)
+            else { return [:] }
+            var answers: [String: Result<[String: String], KafkaError>] = [:]
+            for index in 0..<count {
+                guard let resource = results[index] else { continue }
+                let name = String(cString: rd_kafka_ConfigResource_name(resource))
+                let code = rd_kafka_ConfigResource_error(resource)
+                guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                    let detail = rd_kafka_ConfigResource_error_string(resource).map { String(cString: $0) }
+                    answers[name] = .failure(.rdKafka(code, context: "cannot describe topic \(name)", detail: detail))
+                    continue
+                }
+                var entryCount = 0
+                var configs: [String: String] = [:]
+                if let entries = rd_kafka_ConfigResource_configs(resource, &entryCount) {
+                    for entryIndex in 0..<entryCount {
+                        guard let entry = entries[entryIndex], let value = rd_kafka_ConfigEntry_value(entry) else {
+                            continue
+                        }
+                        configs[String(cString: rd_kafka_ConfigEntry_name(entry))] = String(cString: value)
+                    }
+                }
+                answers[name] = .success(configs)
+            }
+            return answers
+        }
+    }
+
     private enum AdminOperation {
-        case createTopics, deleteTopics
+        case createTopics, deleteTopics, describeConfigs
 
         var api: rd_kafka_admin_op_t {
             switch self {
             case .createTopics: RD_KAFKA_ADMIN_OP_CREATETOPICS
             case .deleteTopics: RD_KAFKA_ADMIN_OP_DELETETOPICS
+            case .describeConfigs: RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS
             }
         }
 
@@ -93,17 +143,48 @@ extension RDKafkaClient {
             switch self {
             case .createTopics: "cannot create topics"
             case .deleteTopics: "cannot delete topics"
+            case .describeConfigs: "cannot describe topic configurations"
             }
         }
     }
 
-    /// Runs one admin request and reads its per-topic results. Options and the result queue are
-    /// created and destroyed here.
+    /// Runs one admin request and reads its per-topic results.
     private func adminCall(
         _ operation: AdminOperation,
         timeout: Duration,
         start: (OpaquePointer?, OpaquePointer?) -> Void
     ) throws(KafkaError) -> [(name: String, error: KafkaError?)] {
+        try adminRequest(operation, timeout: timeout, start: start) { event in
+            var count = 0
+            let topicResults: UnsafeMutablePointer<OpaquePointer?>?
+            switch operation {
+            case .createTopics:
+                topicResults = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(event), &count)
+            case .deleteTopics:
+                topicResults = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(event), &count)
+            case .describeConfigs:
+                topicResults = nil
+            }
+            guard let topicResults else { return [] }
+            return (0..<count).compactMap { index in
+                guard let result = topicResults[index] else { return nil }
+                let name = String(cString: rd_kafka_topic_result_name(result))
+                let code = rd_kafka_topic_result_error(result)
+                guard code != RD_KAFKA_RESP_ERR_NO_ERROR else { return (name, nil) }
+                let detail = rd_kafka_topic_result_error_string(result).map { String(cString: $0) }
+                return (name, KafkaError.rdKafka(code, context: "\(operation.context) \(name)", detail: detail))
+            }
+        }
+    }
+
+    /// Runs one admin request and hands its result event to `read` (the event is destroyed after
+    /// it returns). Options and the result queue are created and destroyed here.
+    private func adminRequest<Answer>(
+        _ operation: AdminOperation,
+        timeout: Duration,
+        start: (OpaquePointer?, OpaquePointer?) -> Void,
+        read: (OpaquePointer) -> Answer
+    ) throws(KafkaError) -> Answer {
         let options = rd_kafka_AdminOptions_new(handle, operation.api)
         defer { rd_kafka_AdminOptions_destroy(options) }
         var errorText = [CChar](repeating: 0, count: 512)
@@ -125,22 +206,6 @@ extension RDKafkaClient {
             drainEventsForErrorText()
             throw .rdKafka(error, context: operation.context, detail: lastErrorText ?? text)
         }
-        var count = 0
-        let topicResults: UnsafeMutablePointer<OpaquePointer?>?
-        switch operation {
-        case .createTopics:
-            topicResults = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(event), &count)
-        case .deleteTopics:
-            topicResults = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(event), &count)
-        }
-        guard let topicResults else { return [] }
-        return (0..<count).compactMap { index in
-            guard let result = topicResults[index] else { return nil }
-            let name = String(cString: rd_kafka_topic_result_name(result))
-            let code = rd_kafka_topic_result_error(result)
-            guard code != RD_KAFKA_RESP_ERR_NO_ERROR else { return (name, nil) }
-            let detail = rd_kafka_topic_result_error_string(result).map { String(cString: $0) }
-            return (name, KafkaError.rdKafka(code, context: "\(operation.context) \(name)", detail: detail))
-        }
+        return read(event)
     }
 }

@@ -132,6 +132,24 @@ extension RDKafkaClient {
         return result
     }
 
+    /// Per partition, the first offset whose record timestamp is at or after `timestamp`
+    /// (milliseconds since 1970), or `RD_KAFKA_OFFSET_END` when the partition has none
+    /// (ListOffsets by time). Partitions the broker answered with an error are left out.
+    func offsets(
+        atTimestamp timestamp: Int64, of partitions: [KafkaTopicPartition], timeout: Duration
+    ) throws(KafkaError) -> [KafkaTopicPartition: Int64] {
+        let list = RDKafkaTopicPartitionList(partitions, offset: timestamp)
+        let error = rd_kafka_offsets_for_times(handle, list.pointer, timeout.timeoutMilliseconds)
+        guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw .rdKafka(error, context: "cannot look offsets up by time", detail: lastErrorText)
+        }
+        var result: [KafkaTopicPartition: Int64] = [:]
+        for entry in list.entries where entry.error == RD_KAFKA_RESP_ERR_NO_ERROR {
+            result[entry.partition] = entry.offset >= 0 ? entry.offset : Int64(RD_KAFKA_OFFSET_END)
+        }
+        return result
+    }
+
     /// Starts leaving the group. Rebalance events keep arriving on the event queue and must be
     /// served until `isConsumerClosed`.
     func startClose() throws(KafkaError) {

@@ -18,7 +18,7 @@ extension RDKafkaClient {
             Self.withBytes(message.value) { value, valueCount in
                 Self.withOptionalBytes(message.key) { key, keyCount in
                     // produceva reads the arguments during the call only: stack storage suffices.
-                    withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 7) { arguments in
+                    withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 8) { arguments in
                         var count = 0
                         func add(_ type: rd_kafka_vtype_t, _ fill: (inout rd_kafka_vu_t) -> Void) {
                             var argument = rd_kafka_vu_t()
@@ -43,6 +43,9 @@ extension RDKafkaClient {
                         }
                         if let headers {
                             add(RD_KAFKA_VTYPE_HEADERS) { $0.u.headers = headers }
+                        }
+                        if let timestamp = message.timestampMilliseconds {
+                            add(RD_KAFKA_VTYPE_TIMESTAMP) { $0.u.i64 = timestamp }
                         }
                         return rd_kafka_produceva(handle, arguments.baseAddress, count)
                     }
