@@ -46,7 +46,8 @@ import Testing
             #expect(try await before.caughtUp(timeout: .seconds(20)).decision(for: "spring") == .send)
 
             let cancel = try await CommandRunner.salvo([
-                "campaign", "cancel", "spring", "--brokers", cluster.brokers, "--topic", topics.control, "--reason",
+                "campaign", "cancel", "spring", "--brokers", cluster.brokers, "--control-topic", topics.control,
+                "--reason",
                 "wrong audience",
                 "--by", "cli-test",
             ])
@@ -72,7 +73,7 @@ import Testing
             await after.close()
 
             let status = try await CommandRunner.salvo([
-                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns,
+                "campaign", "status", "spring", "--brokers", cluster.brokers, "--campaigns-topic", topics.campaigns,
                 "--control-topic",
                 topics.control, "--json",
             ])
@@ -84,7 +85,7 @@ import Testing
             #expect(command["by"] as? String == "cli-test" && command["reason"] as? String == "wrong audience")
 
             let resume = try await CommandRunner.salvo([
-                "campaign", "resume", "spring", "--brokers", cluster.brokers, "--topic", topics.control,
+                "campaign", "resume", "spring", "--brokers", cluster.brokers, "--control-topic", topics.control,
             ])
             #expect(resume.status != 0, "un-cancelling needs --force")
             #expect(resume.stderr.contains("--force"), "stderr: \(resume.stderr)")
@@ -96,7 +97,7 @@ import Testing
             let topics = try await campaignTopics(cluster)
             for action in ["pause", "resume", "pause"] {
                 let run = try await CommandRunner.salvo([
-                    "campaign", action, "summer", "--brokers", cluster.brokers, "--topic", topics.control,
+                    "campaign", action, "summer", "--brokers", cluster.brokers, "--control-topic", topics.control,
                 ])
                 #expect(run.status == 0, "\(action): \(run.stderr)")
             }
@@ -139,7 +140,7 @@ import Testing
             await producer.shutdown()
 
             let status = try await CommandRunner.salvo([
-                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns,
+                "campaign", "status", "spring", "--brokers", cluster.brokers, "--campaigns-topic", topics.campaigns,
                 "--control-topic",
                 topics.control, "--json",
             ])
@@ -158,7 +159,7 @@ import Testing
             #expect(((object["rate_per_second"] as? Double) ?? 0) > 0)
 
             let text = try await CommandRunner.salvo([
-                "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns,
+                "campaign", "status", "spring", "--brokers", cluster.brokers, "--campaigns-topic", topics.campaigns,
                 "--control-topic",
                 topics.control,
             ])
@@ -167,7 +168,7 @@ import Testing
             #expect(text.stdoutText.contains("2 worker record(s)"))
 
             let unknown = try await CommandRunner.salvo([
-                "campaign", "status", "winter", "--brokers", cluster.brokers, "--progress-topic", topics.campaigns,
+                "campaign", "status", "winter", "--brokers", cluster.brokers, "--campaigns-topic", topics.campaigns,
                 "--control-topic",
                 topics.control,
             ])
@@ -180,7 +181,8 @@ import Testing
         try await withCLITestCluster { cluster in
             let topic = cluster.uniqueName("cli-campaign-missing")
             let run = try await CommandRunner.salvo([
-                "campaign", "cancel", "spring", "--brokers", cluster.brokers, "--topic", topic, "--timeout", "5s",
+                "campaign", "cancel", "spring", "--brokers", cluster.brokers, "--control-topic", topic, "--timeout",
+                "5s",
             ])
             #expect(run.status != 0)
             #expect(run.stderr.contains("salvo topics create"), "stderr: \(run.stderr)")
@@ -230,7 +232,7 @@ private final class SimulatedWorker: Sendable {
             }
             let watch = try await CommandRunner.salvo(
                 [
-                    "campaign", "status", "spring", "--brokers", cluster.brokers, "--progress-topic", campaigns,
+                    "campaign", "status", "spring", "--brokers", cluster.brokers, "--campaigns-topic", campaigns,
                     "--control-topic", control,
                     "--watch", "--interval", "500ms",
                 ], timeout: .seconds(6))

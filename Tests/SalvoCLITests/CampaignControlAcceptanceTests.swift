@@ -280,7 +280,8 @@ struct CampaignControlAcceptanceTests {
     /// was produced), in UNIX milliseconds.
     static func command(_ action: String, _ campaign: String, _ stage: WorkerStage) async throws -> Int64 {
         let run = try await CommandRunner.salvo([
-            "campaign", action, campaign, "--brokers", stage.cluster.brokers, "--topic", "\(stage.prefix).control",
+            "campaign", action, campaign, "--brokers", stage.cluster.brokers, "--control-topic",
+            "\(stage.prefix).control",
             "--reason", "acceptance test",
         ])
         guard run.status == 0 else { throw TestFailure("campaign \(action) failed: \(run.stderr)") }
@@ -316,7 +317,7 @@ struct CampaignControlAcceptanceTests {
         var object: [String: Any] = [:]
         _ = try await waitUntil(timeout: .seconds(30)) {
             let run = try await CommandRunner.salvo([
-                "campaign", "status", campaign, "--brokers", stage.cluster.brokers, "--progress-topic",
+                "campaign", "status", campaign, "--brokers", stage.cluster.brokers, "--campaigns-topic",
                 "\(stage.prefix).campaigns",
                 "--control-topic", "\(stage.prefix).control", "--json",
             ])

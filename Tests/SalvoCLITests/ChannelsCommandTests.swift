@@ -27,7 +27,8 @@ struct ChannelsCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let tls = directory.appendingPathComponent("tls").path
         #expect(
-            try await CommandRunner.salvo(["mock-apns", "--generate-tls", tls, "--topic", "com.example.live"]).status
+            try await CommandRunner.salvo(["mock-apns", "--generate-tls", tls, "--bundle-id", "com.example.live"])
+                .status
                 == 0)
         let key = "\(tls)/AuthKey_MOCKKEY001.p8"
         let record = directory.appendingPathComponent("record.ndjson").path
@@ -69,7 +70,7 @@ struct ChannelsCommandTests {
 
         let payload = #"{"aps":{"timestamp":1767225600,"event":"update","content-state":{"score":"3-2"}}}"#
         let send = [
-            "send", "--channel-id", channel, "--topic", "com.example.live", "--key-file", key, "--team-id",
+            "send", "--channel-id", channel, "--apns-topic", "com.example.live", "--key-file", key, "--team-id",
             "MOCKTEAM01",
             "--host", "127.0.0.1", "--port", apnsPort, "--ca-file", "\(tls)/ca.pem", "--payload", payload,
         ]

@@ -52,7 +52,7 @@ import Testing
         let run = try await CommandRunner.salvo([
             "send", "--device-token", Self.token, "--key-file",
             directory.appendingPathComponent("AuthKey_MOCKKEY001.p8").path,
-            "--team-id", "MOCKTEAM01", "--topic", "com.example.salvo", "--collapse-id", "abc ", "--h2c", "--host",
+            "--team-id", "MOCKTEAM01", "--apns-topic", "com.example.salvo", "--collapse-id", "abc ", "--h2c", "--host",
             "127.0.0.1",
             "--port", "\(port)",
         ])

@@ -46,7 +46,7 @@ struct WorkerJSONLogTests {
         }
     }
 
-    @Test("SALVO_LOG_FORMAT=json reports a configuration the worker cannot load as one JSON error line, exit 1")
+    @Test("SALVO_LOG_FORMAT=json reports a configuration the worker cannot load as one JSON error line, exit 78")
     func loadErrorInJSON() async throws {
         let directory = try ExternalProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -56,7 +56,7 @@ struct WorkerJSONLogTests {
         let worker = try BackgroundProcess.salvo(
             "worker", ["worker", "--config", file.path], environment: ["SALVO_LOG_FORMAT": "json"])
         let status = await worker.waitForExit(timeout: .seconds(30))
-        #expect(status == 1)
+        #expect(status == 78)
         let lines = Self.lines(worker.stdout + worker.stderr)
         #expect(lines.count == 1, "\(lines)")
         let object = try #require(
@@ -75,7 +75,7 @@ struct WorkerJSONLogTests {
         let worker = try BackgroundProcess.salvo(
             "worker", ["worker", "--config", file.path, "--log-format", "text"],
             environment: ["SALVO_LOG_FORMAT": "json"])
-        #expect(await worker.waitForExit(timeout: .seconds(30)) == 1)
+        #expect(await worker.waitForExit(timeout: .seconds(30)) == 78)
         #expect(worker.stderr.hasPrefix("Error: "), "\(worker.stderr)")
         await worker.stop()
     }

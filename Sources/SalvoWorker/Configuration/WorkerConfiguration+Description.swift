@@ -47,7 +47,7 @@ extension WorkerConfiguration: CustomStringConvertible {
         properties.isEmpty ? "" : ", \(label): [\(redacted(properties).joined(separator: ", "))]"
     }
 
-    private static func redacted(_ properties: [String: String]) -> [String] {
+    static func redacted(_ properties: [String: String]) -> [String] {
         properties.sorted { $0.key < $1.key }.map { name, value in
             "\(name)=\(KafkaPropertyRedaction.printable(value, property: name))"
         }

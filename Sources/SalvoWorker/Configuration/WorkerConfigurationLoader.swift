@@ -1,6 +1,5 @@
 import Logging
 import SalvoKafka
-import Yams
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -25,14 +24,13 @@ public struct WorkerConfigurationLoader: Sendable {
 
     /// Loads `path`; relative file paths inside it are taken from its directory.
     public func load(path: String) throws(SalvoWorkerError) -> LoadedWorkerConfiguration {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-            throw .invalidConfiguration("\(path): cannot read the configuration file")
+        let text: (yaml: String, directory: String)
+        do throws(ConfigurationProblem) {
+            text = try ConfigurationYAML.read(path)
+        } catch {
+            throw error.failure(in: path)
         }
-        guard let yaml = String(data: data, encoding: .utf8) else {
-            throw .invalidConfiguration("\(path): the configuration file is not UTF-8 text")
-        }
-        let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
-        return try load(yaml: yaml, source: path, baseDirectory: directory.isEmpty ? "/" : directory)
+        return try load(yaml: text.yaml, source: path, baseDirectory: text.directory)
     }
 
     /// Loads YAML text; `source` names it in errors, `baseDirectory` anchors relative file paths.
@@ -40,14 +38,7 @@ public struct WorkerConfigurationLoader: Sendable {
         yaml: String, source: String, baseDirectory: String = "."
     ) throws(SalvoWorkerError) -> LoadedWorkerConfiguration {
         do throws(ConfigurationProblem) {
-            var file: WorkerConfigurationFile
-            do {
-                file = try YAMLDecoder().decode(WorkerConfigurationFile.self, from: yaml)
-            } catch let error as DecodingError {
-                throw ConfigurationProblem(error)
-            } catch {
-                throw ConfigurationProblem(syntaxError: error, path: [])
-            }
+            var file = try ConfigurationYAML.decode(WorkerConfigurationFile.self, from: yaml)
             let overrides = try WorkerEnvironmentOverrides(environment: environment).apply(to: &file)
             let builder = WorkerAppBuilder(baseDirectory: baseDirectory, environment: environment)
             let (configuration, logLevel) = try build(file, apps: builder)
@@ -60,19 +51,14 @@ public struct WorkerConfigurationLoader: Sendable {
                 environmentOverrides: overrides,
                 warnings: warnings)
         } catch {
-            throw .invalidConfiguration(
-                error.path.isEmpty ? "\(source): \(error.rule)" : "\(source): \(error.path): \(error.rule)")
+            throw error.failure(in: source)
         }
     }
 
     private func build(
         _ file: WorkerConfigurationFile, apps builder: WorkerAppBuilder
     ) throws(ConfigurationProblem) -> (WorkerConfiguration, Logger.Level) {
-        guard !file.kafka.brokers.isEmpty else {
-            throw ConfigurationProblem("kafka.brokers", "list at least one host:port")
-        }
-        var kafka = KafkaClientConfiguration(brokers: file.kafka.brokers, properties: file.kafka.properties)
-        if let clientID = file.kafka.clientID { kafka.clientID = clientID }
+        let kafka = try file.kafka.clientConfiguration(resolve: builder.resolve)
 
         guard !file.apps.isEmpty else { throw ConfigurationProblem("apps", "configure at least one app") }
         guard file.apps.count <= ConfigurationBounds.apps.upperBound else {

@@ -14,8 +14,8 @@ struct BenchKafkaCommand: AsyncParsableCommand {
         abstract: "Produce and consume N job-sized messages on a fresh topic; print CPU-s per 100k."
     )
 
-    @Option(help: "Bootstrap brokers (default: $SALVO_TEST_BROKERS).")
-    var brokers: String?
+    /// Without either flag (and without SALVO_KAFKA_BROKERS), the brokers of $SALVO_TEST_BROKERS.
+    @OptionGroup var kafka: KafkaConnectionOptions
 
     @Option(help: "Messages to produce and consume.")
     var messages: Int = 1_000_000
@@ -33,18 +33,23 @@ struct BenchKafkaCommand: AsyncParsableCommand {
         guard messages >= 1 else { throw ValidationError("--messages must be at least 1") }
         guard (16...1_000_000).contains(size) else { throw ValidationError("--size must be between 16 and 1,000,000") }
         guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
-        guard resolvedBrokers != nil else {
-            throw ValidationError("--brokers is required when SALVO_TEST_BROKERS is not set")
-        }
     }
 
-    private var resolvedBrokers: String? {
-        brokers ?? ProcessInfo.processInfo.environment["SALVO_TEST_BROKERS"].flatMap { $0.isEmpty ? nil : $0 }
+    /// `--kafka-config`/`--brokers`/`SALVO_KAFKA_*`, else `SALVO_TEST_BROKERS` (the test broker).
+    private var connection: KafkaConnectionOptions {
+        let environment = ProcessInfo.processInfo.environment
+        var connection = kafka
+        if !kafka.isGiven, environment["SALVO_KAFKA_BROKERS"] == nil,
+            let test = environment["SALVO_TEST_BROKERS"], !test.isEmpty
+        {
+            connection.brokers = test
+        }
+        return connection
     }
 
     func run() async throws {
         let logger = CommandLogger.make(label: "salvo.bench", verbose: verbose)
-        let client = KafkaClientConfiguration(bootstrapServers: resolvedBrokers ?? "", clientID: "salvo-bench")
+        let client = try connection.client(clientID: "salvo-bench", verbose: verbose)
         let topic = "salvo-bench-\(UInt32.random(in: 0...UInt32.max))"
         let admin = try KafkaAdmin(configuration: client, logger: logger)
         do {

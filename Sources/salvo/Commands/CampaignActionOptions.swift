@@ -12,8 +12,7 @@ struct CampaignActionOptions: ParsableArguments {
     @Argument(help: "The campaign_id of the jobs.")
     var campaignID: String
 
-    @Option(help: "Bootstrap brokers, host:port[,host:port...].")
-    var brokers: String
+    @OptionGroup var kafka: KafkaConnectionOptions
 
     @Option(help: "Why (recorded with the command).")
     var reason: String = ""
@@ -21,7 +20,7 @@ struct CampaignActionOptions: ParsableArguments {
     @Option(help: "Who gives the command. Default: $USER@host.")
     var by: String?
 
-    @Option(help: "The control topic.")
+    @Option(name: .customLong("control-topic"), help: "The control topic (the worker's topics.control).")
     var topic: String = WorkerTopics().control
 
     @Flag(help: "Pause or resume a campaign that is cancelled (its jobs not yet dropped would send again).")
@@ -51,7 +50,7 @@ struct CampaignActionOptions: ParsableArguments {
 
     func give(_ action: CampaignCommand.Action) async throws {
         let logger = CommandLogger.make(label: "salvo.campaign", verbose: verbose)
-        let client = KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-campaign")
+        let client = try kafka.client(clientID: "salvo-campaign", verbose: verbose)
         // Not idempotent, and started before the control topic is read: an idempotent producer
         // first asks for a producer id, which librdkafka retries every 500 ms until a broker is
         // up, and the record reached the log 0.5–1 s after its timestamp (kcat: 10–35 ms). The
@@ -79,7 +78,7 @@ struct CampaignActionOptions: ParsableArguments {
         if let previous, previous.action == .cancel, action != .cancel, !force {
             throw CommandFailure(
                 "\(campaignID) was cancelled by \(previous.by) at \(previous.at): \(action.rawValue) would let its jobs not yet "
-                    + "dropped send again; add --force if that is what you want")
+                    + "dropped send again; add --force if that is what you want", exit: .usage)
         }
         var at = UTCTimestamp.now()
         if let previous, previous.at >= at {
@@ -91,7 +90,9 @@ struct CampaignActionOptions: ParsableArguments {
             report = try await producer.send(
                 KafkaProducerMessage(topic: topic, key: command.key, value: command.encodedValue()))
         } catch {
-            throw CommandFailure("writing the \(action.rawValue) of \(campaignID) to \(topic) failed: \(error.message)")
+            throw CommandFailure(
+                "writing the \(action.rawValue) of \(campaignID) to \(topic) on \(client.brokerList) failed: \(error.message)",
+                exit: CommandExit.status(of: error))
         }
         print(
             "\(action.rawValue) \(campaignID): written to \(topic) (partition \(report.partition), offset \(report.offset)) at \(at) by \(command.by)"

@@ -5,7 +5,7 @@ import SalvoKafka
 import SalvoWorker
 
 /// `salvo campaign status ID`: the fleet's progress of a campaign, merged from every worker's
-/// records on the progress topic, with the command in force from the control topic.
+/// records on the campaigns topic, with the command in force from the control topic.
 struct CampaignStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
@@ -17,8 +17,7 @@ struct CampaignStatusCommand: AsyncParsableCommand {
     @Argument(help: "The campaign_id of the jobs.")
     var campaignID: String
 
-    @Option(help: "Bootstrap brokers, host:port[,host:port...].")
-    var brokers: String
+    @OptionGroup var kafka: KafkaConnectionOptions
 
     @Flag(help: "Keep following and print a line every --interval.")
     var watch = false
@@ -29,10 +28,12 @@ struct CampaignStatusCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object (no --watch).")
     var json = false
 
-    @Option(name: .customLong("progress-topic"), help: "The progress topic.")
-    var progressTopic: String = WorkerTopics().campaigns
+    @Option(
+        name: .customLong("campaigns-topic"),
+        help: "The campaigns topic, each worker's campaign counts (the worker's topics.campaigns).")
+    var campaignsTopic: String = WorkerTopics().campaigns
 
-    @Option(name: .customLong("control-topic"), help: "The control topic.")
+    @Option(name: .customLong("control-topic"), help: "The control topic (the worker's topics.control).")
     var controlTopic: String = WorkerTopics().control
 
     @Option(help: "How long to wait for the cluster (e.g. 10s, 500ms).")
@@ -50,9 +51,9 @@ struct CampaignStatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = CommandLogger.make(label: "salvo.campaign", verbose: verbose)
-        let client = KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-campaign-status")
+        let client = try kafka.client(clientID: "salvo-campaign-status", verbose: verbose)
         let control = try CampaignControlFollower(topic: controlTopic, client: client, logger: logger)
-        let progress = try CampaignTopicRead.Progress(topic: progressTopic, client: client, logger: logger)
+        let progress = try CampaignTopicRead.Progress(topic: campaignsTopic, client: client, logger: logger)
         do {
             try await control.start(timeout: timeout.duration)
             _ = try await control.caughtUp(timeout: timeout.duration)
@@ -66,7 +67,7 @@ struct CampaignStatusCommand: AsyncParsableCommand {
         } catch {
             await control.close()
             await progress.close()
-            throw CampaignTopicRead.failure(error, topic: progressTopic, client: client)
+            throw CampaignTopicRead.failure(error, topic: campaignsTopic, client: client)
         }
         let report = CampaignStatusReport(campaignID: campaignID)
         var previous = progress.totals(for: campaignID)

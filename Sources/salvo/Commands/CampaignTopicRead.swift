@@ -23,13 +23,16 @@ enum CampaignTopicRead {
     }
 
     static func failure(_ error: any Error, topic: String, client: KafkaClientConfiguration) -> CommandFailure {
-        guard let error = error as? KafkaError else { return CommandFailure("reading \(topic): \(error)") }
+        guard let error = error as? KafkaError else {
+            return CommandFailure("reading \(topic): \(error)", exit: CommandExit.status(of: error) ?? .software)
+        }
         if error.code == .unknownTopic {
             return CommandFailure(
-                "the topic \(topic) does not exist on \(client.brokers.joined(separator: ",")): run salvo topics create"
-            )
+                "the topic \(topic) does not exist on \(client.brokerList): run salvo topics create",
+                exit: .configuration)
         }
-        return CommandFailure("cannot read \(topic) from \(client.brokers.joined(separator: ",")): \(error.message)")
+        return CommandFailure(
+            "cannot read \(topic) from \(client.brokerList): \(error.message)", exit: CommandExit.status(of: error))
     }
 
     /// Follows the progress topic, folding every record into a merger.

@@ -45,13 +45,13 @@ extension SendCommand {
         } catch {
             await client.shutdown()
             self.printFailure(error, environment: environment)
-            throw ExitCode(2)
+            throw CommandExit.status(of: error).exitCode
         }
         await client.shutdown()
         self.emit(
             [("environment", environment.description), ("channel-id", channelID.string)]
                 + ChannelsAnswer.fields(response))
-        if !response.isSuccess { throw ExitCode(1) }
+        if !response.isSuccess { throw CommandExit.refused.exitCode }
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SalvoAPNs
 
 /// The credential settings `salvo send` and `salvo channels` take as flags (or `send --config`
@@ -15,10 +16,37 @@ struct ChannelsCredentialFlags {
         (self.certFile, self.certKeyFile, self.p12File, self.password) = (certFile, certKeyFile, p12File, password)
     }
 
-    init(_ flags: SendCommand.Credentials) {
+    init(_ flags: SendCommand.Credentials) throws {
         self.init(
             keyFile: flags.keyFile, keyID: flags.keyID, teamID: flags.teamID, certFile: flags.certFile,
-            certKeyFile: flags.certKeyFile, p12File: flags.p12File, password: flags.password)
+            certKeyFile: flags.certKeyFile, p12File: flags.p12File,
+            password: try Self.password(file: flags.passwordFile, variable: flags.passwordEnv))
+    }
+
+    /// A password from a file (its final line break not part of it) or an environment variable,
+    /// never from the command line; nil when neither is named. A file that cannot be read or a
+    /// variable that is not set is a configuration error naming it (exit 78).
+    static func password(
+        file: String?, variable: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> String? {
+        switch (file, variable) {
+        case (nil, nil):
+            return nil
+        case (let path?, nil):
+            guard let data = FileManager.default.contents(atPath: path), var text = String(data: data, encoding: .utf8)
+            else {
+                throw CommandFailure("--password-file: cannot read \(path)", exit: .configuration)
+            }
+            while text.last?.isNewline == true { text.removeLast() }
+            return text
+        case (nil, let name?):
+            guard let value = environment[name] else {
+                throw CommandFailure("--password-env: environment variable \(name) is not set", exit: .configuration)
+            }
+            return value
+        case (.some, .some):
+            throw ValidationError("give --password-file or --password-env, not both")
+        }
     }
 
     /// Each setting from `self`, else from `fallback`.

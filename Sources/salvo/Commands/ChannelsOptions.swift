@@ -120,12 +120,12 @@ struct ChannelsOptions: ParsableArguments {
                 ("endpoint", target.endpoint.description), ("error", error.code.description),
                 ("message", error.message),
             ])
-            throw ExitCode(2)
+            throw CommandExit.status(of: error).exitCode
         }
         await client.shutdown()
         let extra = response.isSuccess ? details(response) : []
         self.emit([("endpoint", target.endpoint.description)] + ChannelsAnswer.fields(response) + extra)
-        if !response.isSuccess { throw ExitCode(1) }
+        if !response.isSuccess { throw CommandExit.refused.exitCode }
     }
 
     func emit(_ fields: [(String, String)]) {

@@ -11,19 +11,18 @@ struct ChannelsTransportFlags: ParsableArguments {
     @Flag(help: "Cleartext HTTP/2 (h2c), for a local mock only.")
     var h2c = false
 
-    @Option(help: "Seconds to wait for the connection and for the answer, 0.001…3600. Default: 10.")
-    var timeout: Double = 10
+    @Option(help: "How long to wait for the connection and for the answer (e.g. 10s, 500ms), 1ms…1h. Default: 10s.")
+    var timeout: DurationArgument = .seconds(10)
 
-    /// `--timeout`'s range: shorter cannot connect, longer only hides a hung server (and an
-    /// unbounded Double would overflow the conversion to a duration).
-    static let timeoutRange: ClosedRange<Double> = 0.001...3_600
+    /// `--timeout`'s range: shorter cannot connect, longer only hides a hung server.
+    static let timeoutRange: ClosedRange<Duration> = .milliseconds(1)...(.seconds(3_600))
 
     @Flag(help: "Print the answer as one JSON object.")
     var json = false
 
     func validate() throws {
-        guard Self.timeoutRange.contains(self.timeout) else {  // NaN is in no range
-            throw ValidationError("--timeout must be a number of seconds within 0.001…3600, got \(self.timeout)")
+        guard Self.timeoutRange.contains(self.timeout.duration) else {
+            throw ValidationError("--timeout must be within 1ms…1h, got \(self.timeout)")
         }
     }
 
@@ -33,8 +32,8 @@ struct ChannelsTransportFlags: ParsableArguments {
         to configuration: APNsConnection.Configuration, caFile fallback: String? = nil
     ) throws -> APNsConnection.Configuration {
         var configuration = configuration
-        configuration.connectTimeout = .milliseconds(Int64(self.timeout * 1000))
-        configuration.requestTimeout = .milliseconds(Int64(self.timeout * 1000))
+        configuration.connectTimeout = self.timeout.duration
+        configuration.requestTimeout = self.timeout.duration
         if self.h2c {
             configuration.transport = .plaintext
         } else if let caFile = self.caFile ?? fallback {

@@ -19,10 +19,9 @@ struct EnqueueCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Bootstrap brokers, host:port[,host:port...].")
-    var brokers: String
+    @OptionGroup var kafka: KafkaConnectionOptions
 
-    @Option(help: "The topic to send to.")
+    @Option(help: "The Kafka topic to send to.")
     var topic: String
 
     @Option(name: .customLong("key-field"), help: "Use this top-level string field of each line as the message key.")
@@ -70,7 +69,7 @@ struct EnqueueCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = CommandLogger.make(label: "salvo.enqueue", verbose: verbose)
-        let client = KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-enqueue")
+        let client = try kafka.client(clientID: "salvo-enqueue", verbose: verbose)
         var producerConfiguration = KafkaProducerConfiguration(client: client)
         producerConfiguration.deliveryTimeout = deliveryTimeout.duration
 
@@ -109,12 +108,14 @@ struct EnqueueCommand: AsyncParsableCommand {
         if let enqueueError {
             throw CommandFailure(
                 "line \(enqueueError.line) could not be sent: \(enqueueError.error.message); "
-                    + "\(acked) earlier message(s) were delivered to \(topic), \(failed) failed"
-            )
+                    + "\(acked) earlier message(s) were delivered to \(topic), \(failed) failed",
+                exit: CommandExit.status(of: enqueueError.error))
         }
         guard failed == 0, acked == sent else {
-            let reason = tally.firstError.withLock { $0?.message } ?? "no delivery report"
-            throw CommandFailure("\(sent - acked) of \(sent) message(s) were not delivered to \(topic): \(reason)")
+            let error = tally.firstError.withLock { $0 }
+            throw CommandFailure(
+                "\(sent - acked) of \(sent) message(s) were not delivered to \(topic): \(error?.message ?? "no delivery report")",
+                exit: error.map(CommandExit.status(of:)) ?? .unavailable)
         }
         print("enqueued \(acked) message(s), \(lines.byteCount) bytes, to \(topic)")
     }
@@ -123,7 +124,7 @@ struct EnqueueCommand: AsyncParsableCommand {
     private func ensureTopic(client: KafkaClientConfiguration, logger: Logger) async throws {
         let admin = try KafkaAdmin(configuration: client, logger: logger)
         do {
-            try await ensureTopic(admin: admin)
+            try await ensureTopic(admin: admin, brokers: client.brokerList)
         } catch {
             await admin.close()
             throw error
@@ -131,18 +132,19 @@ struct EnqueueCommand: AsyncParsableCommand {
         await admin.close()
     }
 
-    private func ensureTopic(admin: KafkaAdmin) async throws {
+    private func ensureTopic(admin: KafkaAdmin, brokers: String) async throws {
         let existing: KafkaTopicMetadata?
         do {
             existing = try await admin.topic(named: topic, timeout: timeout.duration)
         } catch {
-            throw CommandFailure("cannot reach broker(s) \(brokers): \(error.message)")
+            throw CommandFailure(
+                "cannot reach broker(s) \(brokers): \(error.message)", exit: CommandExit.status(of: error))
         }
         guard existing == nil else { return }
         guard createTopic else {
             throw CommandFailure(
-                "topic \(topic) does not exist on \(brokers); create it (salvo topics create) or pass --create-topic"
-            )
+                "topic \(topic) does not exist on \(brokers); create it (salvo topics create) or pass --create-topic",
+                exit: .configuration)
         }
         let results: [KafkaTopicCreationResult]
         do {
@@ -151,10 +153,10 @@ struct EnqueueCommand: AsyncParsableCommand {
                 timeout: timeout.duration
             )
         } catch {
-            throw CommandFailure("cannot create topic \(topic): \(error.message)")
+            throw CommandFailure("cannot create topic \(topic): \(error.message)", exit: CommandExit.status(of: error))
         }
         if case .failed(let error)? = results.first?.outcome {
-            throw CommandFailure("cannot create topic \(topic): \(error.message)")
+            throw CommandFailure("cannot create topic \(topic): \(error.message)", exit: CommandExit.status(of: error))
         }
         FileHandle.standardError.write(Data("created topic \(topic) (\(partitions) partitions)\n".utf8))
     }

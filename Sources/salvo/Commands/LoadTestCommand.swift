@@ -18,15 +18,15 @@ struct LoadTestCommand: AsyncParsableCommand {
             report shows what the fleet sent after each, with sent + cancelled from the campaigns \
             topic (not read with --no-topics). Exits 0 when every \
             expectation and objective was met, 2 when the run finished but did not meet them, \
-            1 on an error. See loadtest/README.md.
+            and the table of docs/cli.md on an error (78 a bad scenario or Kafka configuration, \
+            69 a broker or the mock out of reach). See loadtest/README.md.
             """
     )
 
     @Option(help: "The load scenario file (kind: load), YAML or JSON.")
     var scenario: String
 
-    @Option(help: "Bootstrap brokers, host:port[,host:port...].")
-    var brokers: String
+    @OptionGroup var kafka: KafkaConnectionOptions
 
     @Option(
         name: .customLong("mock-record"), help: "The mock's --record file, tailed during the run (same host or volume)."
@@ -73,9 +73,9 @@ struct LoadTestCommand: AsyncParsableCommand {
         do {
             loaded = try LoadTestScenario.load(path: scenario).scaled(by: durationScale)
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandFailure(error.description, exit: CommandExit.status(of: error))
         }
-        let client = KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-loadtest")
+        let client = try kafka.client(clientID: "salvo-loadtest", verbose: verbose)
         var producerConfiguration = KafkaProducerConfiguration(client: client)
         producerConfiguration.linger = .milliseconds(5)
         producerConfiguration.client.properties.merge(LoadTestRun.producerProperties) { _, run in run }
@@ -93,7 +93,7 @@ struct LoadTestCommand: AsyncParsableCommand {
             report = try await run.run()
         } catch {
             await producer.shutdown(timeout: .seconds(5))
-            throw CommandFailure(error.description)
+            throw CommandFailure(error.description, exit: CommandExit.status(of: error))
         }
         await producer.shutdown(timeout: .seconds(5))
         print(LoadTestTextReport.render(report), terminator: "")
@@ -101,8 +101,8 @@ struct LoadTestCommand: AsyncParsableCommand {
             let paths = try LoadTestReportWriter.write(report, to: reportDirectory)
             print("report: " + paths.joined(separator: ", "))
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandFailure(error.description, exit: .software)
         }
-        if !report.passed { throw ExitCode(2) }
+        if !report.passed { throw CommandExit.objectivesMissed.exitCode }
     }
 }

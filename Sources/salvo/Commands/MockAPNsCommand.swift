@@ -22,7 +22,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
         discussion: """
             TLS:  salvo mock-apns --tls-cert server.pem --tls-key server-key.pem [--client-ca ca.pem]
             h2c:  salvo mock-apns --h2c --listen 127.0.0.1:2197
-            Test material: salvo mock-apns --generate-tls DIR [--topic com.example.app]
+            Test material: salvo mock-apns --generate-tls DIR [--bundle-id com.example.app]
             Scenario files: loadtest/scenarios/*.yaml, format in docs/mock-apns.md.
             """
     )
@@ -87,8 +87,16 @@ struct MockAPNsCommand: AsyncParsableCommand {
         help: "Write a test CA, server and client certificates and a token key to DIR, then exit.")
     var generateTLS: String?
 
-    @Option(help: "Bundle id put in the generated client certificate (with --generate-tls).")
-    var topic = "com.example.salvo"
+    @Option(
+        name: .customLong("bundle-id"), help: "Bundle id put in the generated client certificate (with --generate-tls)."
+    )
+    var bundleID = "com.example.salvo"
+
+    /// The spelling before `--bundle-id`, hidden (`--topic` names a Kafka topic everywhere else).
+    @Option(name: .customLong("topic"), help: .hidden)
+    var formerBundleIDFlag: String?
+
+    private var topic: String { formerBundleIDFlag ?? bundleID }
 
     @Option(help: "Event-loop threads serving connections, 0…\(Self.maximumThreads); 0 means one per core.")
     var threads = 0

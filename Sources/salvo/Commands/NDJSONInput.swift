@@ -24,7 +24,7 @@ struct NDJSONInput {
             bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
         } else {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("cannot read \(path)")
+                throw CommandFailure("cannot read \(path)", exit: .data)
             }
             bytes = Array(data)
         }
@@ -47,20 +47,22 @@ struct NDJSONInput {
     private mutating func append(_ line: ArraySlice<UInt8>, number: Int, keyField: String?, maxLineBytes: Int) throws {
         guard line.count <= maxLineBytes else {
             throw CommandFailure(
-                "line \(number): \(line.count) bytes, above the \(maxLineBytes)-byte message limit; nothing was sent")
+                "line \(number): \(line.count) bytes, above the \(maxLineBytes)-byte message limit; nothing was sent",
+                exit: .data)
         }
         let json: Any
         do {
             json = try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
         } catch {
             let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw CommandFailure("line \(number): invalid JSON: \(reason); nothing was sent")
+            throw CommandFailure("line \(number): invalid JSON: \(reason); nothing was sent", exit: .data)
         }
         var key: [UInt8]?
         if let keyField {
             guard let object = json as? [String: Any], let value = object[keyField] as? String else {
                 throw CommandFailure(
-                    "line \(number): no top-level string field \"\(keyField)\" for the key; nothing was sent")
+                    "line \(number): no top-level string field \"\(keyField)\" for the key; nothing was sent",
+                    exit: .data)
             }
             key = Array(value.utf8)
         }

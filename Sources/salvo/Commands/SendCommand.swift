@@ -18,10 +18,13 @@ struct SendCommand: AsyncParsableCommand {
             Certificate authentication: --cert-file cert.pem --cert-key-file key.pem, or --p12-file cert.p12.
             Credentials and destination may come from --config FILE (JSON with the same names in
             snake_case, e.g. {"key_file": "...", "team_id": "...", "environment": "sandbox"}); flags win.
-            Live Activity broadcast: --channel-id ID --topic BUNDLE [--expiration 0] [--priority 10] instead of
+            A password only from a file or a variable: --password-file FILE or --password-env NAME
+            (password_file, password_env in --config).
+            Live Activity broadcast: --channel-id ID --apns-topic BUNDLE [--expiration 0] [--priority 10] instead of
             --device-token (POST /4/broadcasts/apps/BUNDLE; channels come from `salvo channels create`).
-            Exit status: 0 accepted, 1 rejected by APNs, 2 no answer (connection, TLS, timeout),
-            64 a usage error (a flag out of range, a field APNs or HTTP/2 would refuse).
+            Exit status (docs/cli.md): 0 accepted, 1 refused by APNs, 69 no answer (connection, TLS, timeout),
+            64 a usage error (a flag out of range, a field APNs or HTTP/2 would refuse), 78 a key,
+            certificate or password that cannot be read.
             """
     )
 
@@ -31,7 +34,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("channel-id"), help: "Broadcast to this Live Activity channel instead (apns-channel-id).")
     var channelID: String?
 
-    @Option(help: "apns-topic. Default: the certificate's bundle id.")
+    @Option(name: .customLong("apns-topic"), help: "apns-topic (the bundle id). Default: the certificate's bundle id.")
     var topic: String?
 
     @Option(name: .customLong("push-type"), help: "apns-push-type: alert, background, voip, … Default: alert.")
@@ -84,13 +87,20 @@ struct SendCommand: AsyncParsableCommand {
         var certKeyFile: String?
         @Option(name: .customLong("p12-file"), help: "Certificate auth: a PKCS#12 bundle.")
         var p12File: String?
-        @Option(help: "Password of the PKCS#12 bundle or the PEM key.")
-        var password: String?
+        @Option(
+            name: .customLong("password-file"),
+            help: "Password of the PKCS#12 bundle or the PEM key, from this file (its final newline ignored).")
+        var passwordFile: String?
+        @Option(
+            name: .customLong("password-env"),
+            help: "Password of the PKCS#12 bundle or the PEM key, from this environment variable.")
+        var passwordEnv: String?
     }
 
-    /// `--config`: the same settings as the flags, in snake_case.
+    /// `--config`: the same settings as the flags, in snake_case. A password only by reference
+    /// (`password_file`, `password_env`): `password` itself is refused.
     struct ConfigFile: Decodable {
-        var keyFile, keyID, teamID, certFile, certKeyFile, p12File, password: String?
+        var keyFile, keyID, teamID, certFile, certKeyFile, p12File, passwordFile, passwordEnv: String?
         var topic, environment, host, caFile: String?
         var port: Int?
 
@@ -101,9 +111,42 @@ struct SendCommand: AsyncParsableCommand {
             case certFile = "cert_file"
             case certKeyFile = "cert_key_file"
             case p12File = "p12_file"
+            case passwordFile = "password_file"
+            case passwordEnv = "password_env"
             case password, topic, environment, host
             case caFile = "ca_file"
             case port
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard !container.contains(.password) else {
+                throw CommandFailure(
+                    "--config: password is not accepted in a file; use password_file or password_env",
+                    exit: .configuration)
+            }
+            func text(_ key: CodingKeys) throws -> String? { try container.decodeIfPresent(String.self, forKey: key) }
+            (keyFile, keyID, teamID) = (try text(.keyFile), try text(.keyID), try text(.teamID))
+            (certFile, certKeyFile, p12File) = (try text(.certFile), try text(.certKeyFile), try text(.p12File))
+            (passwordFile, passwordEnv) = (try text(.passwordFile), try text(.passwordEnv))
+            (topic, environment, host, caFile) = (
+                try text(.topic), try text(.environment), try text(.host), try text(.caFile)
+            )
+            port = try container.decodeIfPresent(Int.self, forKey: .port)
+        }
+    }
+
+    /// The `--config` file; an unreadable or malformed one is a configuration error (exit 78).
+    private static func configFile(_ path: String) throws -> ConfigFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("--config: cannot read \(path)", exit: .configuration)
+        }
+        do {
+            return try JSONDecoder().decode(ConfigFile.self, from: data)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("--config \(path): not the JSON send expects: \(error)", exit: .configuration)
         }
     }
 
@@ -125,9 +168,7 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file = try self.config.map { path in
-            try JSONDecoder().decode(ConfigFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        }
+        let file = try self.config.map(Self.configFile)
         let credential = try self.credential(file)
         let environment = try self.destination(file)
         guard (self.deviceToken == nil) != (self.channelID == nil) else {
@@ -157,10 +198,10 @@ struct SendCommand: AsyncParsableCommand {
             response = try answer.get()
         } catch {
             self.printFailure(error, environment: environment)
-            throw ExitCode(2)
+            throw CommandExit.status(of: error).exitCode
         }
         self.printAnswer(response, environment: environment)
-        if !response.isAccepted { throw ExitCode(1) }
+        if !response.isAccepted { throw CommandExit.refused.exitCode }
     }
 
     /// Timeouts from `--timeout`; h2c, or TLS trusting `--ca-file` (or the file's `ca_file`).
@@ -169,11 +210,12 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func credential(_ file: ConfigFile?) throws -> APNsCredential {
-        let fromFile = file.map {
+        let fromFile = try file.map {
             ChannelsCredentialFlags(
                 keyFile: $0.keyFile, keyID: $0.keyID, teamID: $0.teamID, certFile: $0.certFile,
                 certKeyFile: $0.certKeyFile,
-                p12File: $0.p12File, password: $0.password)
+                p12File: $0.p12File,
+                password: try ChannelsCredentialFlags.password(file: $0.passwordFile, variable: $0.passwordEnv))
         }
         return try ChannelsCredentialFlags(self.credentials).over(fromFile).credential()
     }
@@ -198,7 +240,7 @@ struct SendCommand: AsyncParsableCommand {
             default: #"{"aps":{"alert":{"title":"salvo send","body":"Test notification"}}}"#)
         var topicText = topic
         if topicText == nil, case .certificate(let certificate) = credential { topicText = certificate.bundleID }
-        guard let topicText else { throw ValidationError("--topic is required with token authentication") }
+        guard let topicText else { throw ValidationError("--apns-topic is required with token authentication") }
         guard let pushType = APNsPushType(rawValue: self.pushType) else {
             throw ValidationError("unknown push type \"\(self.pushType)\"")
         }

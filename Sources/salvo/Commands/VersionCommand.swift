@@ -2,18 +2,21 @@ import ArgumentParser
 import SalvoHTTP2
 import SalvoKafka
 
-/// Prints the versions of the C libraries loaded at run time, which is what operators need when a
-/// broker or an HTTP/2 peer misbehaves.
+/// Prints the versions of salvo and of the C libraries loaded at run time, which is what operators
+/// need when a broker or an HTTP/2 peer misbehaves. `salvo --version` prints the same.
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version",
         abstract: "Print the versions of salvo and the C libraries it loaded."
     )
 
+    /// `salvo 0.1.0`, `librdkafka 2.3.0`, `libnghttp2 1.52.0`, one a line.
+    static var text: String {
+        "salvo \(SalvoVersion.current)\nlibrdkafka \(RDKafkaLibrary.version)\nlibnghttp2 \(NGHTTP2Library.version)"
+    }
+
     func run() {
-        print("salvo \(SalvoVersion.current)")
-        print("librdkafka \(RDKafkaLibrary.version)")
-        print("libnghttp2 \(NGHTTP2Library.version)")
+        print(Self.text)
     }
 }
 

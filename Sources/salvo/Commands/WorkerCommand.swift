@@ -70,7 +70,7 @@ struct WorkerCommand: AsyncParsableCommand {
             engine = try WorkerEngine(
                 configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
         } catch {
-            throw console.failure("cannot start the worker: \(error)")
+            throw console.failure("cannot start the worker: \(error)", exit: CommandExit.status(of: error) ?? .software)
         }
         // A ServiceGroup shuts its services down in reverse order, each after the one behind it
         // has returned: the operations listener goes first in the list so that it stops last,
@@ -86,7 +86,7 @@ struct WorkerCommand: AsyncParsableCommand {
             do {
                 port = try await operations.start()
             } catch {
-                throw console.failure("\(error)")
+                throw console.failure("\(error)", exit: .unavailable)
             }
             console.announce(
                 "worker operations on http://\(listener.host):\(port) (/metrics, /health/started, /health/live, /health/ready)",
@@ -108,7 +108,8 @@ struct WorkerCommand: AsyncParsableCommand {
         do {
             try await ServiceGroup(configuration: groupConfiguration).run()
         } catch {
-            throw console.failure("worker stopped on an error: \(error)")
+            throw console.failure(
+                "worker stopped on an error: \(error)", exit: CommandExit.status(of: error) ?? .software)
         }
         console.announce("worker stopped: \(engine.statistics())")
     }
@@ -119,7 +120,7 @@ struct WorkerCommand: AsyncParsableCommand {
         do {
             return try loader.load(path: path)
         } catch {
-            throw console.failure(error.message)
+            throw console.failure(error.message, exit: .configuration)
         }
     }
 }

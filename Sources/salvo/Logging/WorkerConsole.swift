@@ -27,13 +27,14 @@ struct WorkerConsole: Sendable {
         }
     }
 
-    /// The error the worker exits on. Text mode leaves it to ArgumentParser (`Error: …`); JSON
-    /// mode writes it as an `error` line on stderr and exits 1 without ArgumentParser's text.
-    func failure(_ message: String) -> any Error {
-        guard format == .json else { return CommandFailure(message) }
+    /// The error the worker exits on, with its status (``CommandExit``). Text mode leaves the
+    /// line to ArgumentParser (`Error: …`); JSON mode writes it as an `error` line on stderr and
+    /// exits without ArgumentParser's text.
+    func failure(_ message: String, exit status: CommandExit) -> any Error {
+        guard format == .json else { return CommandFailure(message, exit: status) }
         JSONLogHandler.write(
             JSONLogHandler.line(level: .error, label: Self.label, message: message, source: "salvo", metadata: [:]),
             to: STDERR_FILENO)
-        return ExitCode.failure
+        return status.exitCode
     }
 }

@@ -47,7 +47,7 @@ struct TLSIdentityStage {
                 "--ca-file", directory.appendingPathComponent(MockTLSMaterial.FileName.caCertificate).path,
                 "--key-file",
                 directory.appendingPathComponent(MockTLSMaterial.FileName.tokenKey(keyID: material.tokenKeyID)).path,
-                "--team-id", material.tokenTeamID, "--topic", material.topic,
+                "--team-id", material.tokenTeamID, "--apns-topic", material.topic,
                 "--device-token", String(repeating: "ab", count: 32), "--timeout", "10",
             ], timeout: .seconds(30))
     }

@@ -58,7 +58,9 @@ final class WorkerStage: Sendable {
         guard topics.status == 0 else { throw TestFailure("topics create failed: \(topics.stderr)") }
 
         let tls = directory.appendingPathComponent("tls").path
-        let generated = try await CommandRunner.salvo(["mock-apns", "--generate-tls", tls, "--topic", Self.bundleID])
+        let generated = try await CommandRunner.salvo([
+            "mock-apns", "--generate-tls", tls, "--bundle-id", Self.bundleID,
+        ])
         guard generated.status == 0,
             let argument = generated.stdoutText.split(separator: " ").drop(while: { $0 != "--token-key" }).dropFirst()
                 .first

@@ -51,11 +51,14 @@ struct WorkerConfigurationFile: Decodable, Sendable {
     }
 
     /// `kafka:` — brokers (a list, or one comma-separated string), client id, raw librdkafka
-    /// properties.
+    /// properties, and the files secret properties are read from
+    /// (`WorkerConfigurationFile+KafkaClient.swift`, shared with every command's `--kafka-config`).
     struct Kafka: Decodable, Sendable {
         var brokers: [String]
         var clientID: String?
         var properties: [String: String]
+        /// `properties_files: {sasl.password: /run/secrets/kafka-password}`: property → file.
+        var propertiesFiles: [String: String]
         var consumerProperties: [String: String]
         var producerProperties: [String: String]
         var commitInterval: ConfigurationDuration?
@@ -68,6 +71,7 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             case brokers
             case clientID = "client_id"
             case properties
+            case propertiesFiles = "properties_files"
             case consumerProperties = "consumer_properties"
             case producerProperties = "producer_properties"
             case commitInterval = "commit_interval"
@@ -82,13 +86,12 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             if let list = try? container.decode([String].self, forKey: .brokers) {
                 brokers = list
             } else {
-                brokers = try container.decode(String.self, forKey: .brokers).split(separator: ",").map {
-                    String($0.filter { !$0.isWhitespace })
-                }
+                brokers = Self.brokerList(try container.decode(String.self, forKey: .brokers))
             }
             brokers = brokers.filter { !$0.isEmpty }
             clientID = try container.decodeIfPresent(String.self, forKey: .clientID)
             properties = try container.decodeIfPresent([String: String].self, forKey: .properties) ?? [:]
+            propertiesFiles = try container.decodeIfPresent([String: String].self, forKey: .propertiesFiles) ?? [:]
             consumerProperties =
                 try container.decodeIfPresent([String: String].self, forKey: .consumerProperties) ?? [:]
             producerProperties =

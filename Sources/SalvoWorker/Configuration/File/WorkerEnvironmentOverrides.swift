@@ -13,9 +13,10 @@
 /// | `SALVO_LOG_FORMAT` | `log_format` |
 ///
 /// Certificate passwords come from the variable an app's `password_env` names.
+///
+/// The `SALVO_KAFKA_*` ones are read by every command's `--kafka-config` too, through the same code
+/// (`WorkerConfigurationFile.Kafka.applyEnvironment`).
 struct WorkerEnvironmentOverrides: Sendable {
-    static let kafkaPropertyPrefix = "SALVO_KAFKA_PROPERTY_"
-
     var environment: [String: String]
 
     /// Applies every variable that is set; returns their names (never their values, which may be
@@ -27,26 +28,7 @@ struct WorkerEnvironmentOverrides: Sendable {
             try body(value)
             applied.append(name)
         }
-        try take("SALVO_KAFKA_BROKERS") { (value: String) throws(ConfigurationProblem) in
-            file.kafka.brokers = value.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter {
-                !$0.isEmpty
-            }
-            guard !file.kafka.brokers.isEmpty else {
-                throw ConfigurationProblem("environment SALVO_KAFKA_BROKERS", "must list at least one host:port")
-            }
-        }
-        try take("SALVO_KAFKA_CLIENT_ID") { file.kafka.clientID = $0 }
-        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(Self.kafkaPropertyPrefix)
-        {
-            let property = String(name.dropFirst(Self.kafkaPropertyPrefix.count)).lowercased().replacingUnderscores()
-            guard !property.isEmpty else {
-                throw ConfigurationProblem(
-                    "environment \(name)",
-                    "name the librdkafka property after the prefix, e.g. SALVO_KAFKA_PROPERTY_SECURITY_PROTOCOL")
-            }
-            file.kafka.properties[property] = value
-            applied.append(name)
-        }
+        applied += try file.kafka.applyEnvironment(environment)
         try take("SALVO_GROUP_ID") { file.groupID = $0 }
         try take("SALVO_OPERATIONS_LISTEN") { value in
             file.operations = WorkerConfigurationFile.Operations(listen: value == "off" ? .disabled : .value(value))
@@ -58,11 +40,5 @@ struct WorkerEnvironmentOverrides: Sendable {
         try take("SALVO_LOG_LEVEL") { file.logLevel = $0 }
         try take(WorkerLogFormat.environmentVariable) { file.logFormat = $0 }
         return applied
-    }
-}
-
-extension String {
-    fileprivate func replacingUnderscores() -> String {
-        String(map { $0 == "_" ? "." : $0 })
     }
 }

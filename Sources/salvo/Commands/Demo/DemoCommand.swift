@@ -20,17 +20,16 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             The built-in load at --scale 1: a 200,000-token campaign (20 jobs of 10,000 tokens) \
             and 500 per-user pushes/s for 10 s, 1% Unregistered and 0.5% BadDeviceToken tokens, \
-            5 broken jobs. Exits 1 unless every valid token was delivered once, every dead token \
+            5 broken jobs. Exits 2 unless every valid token was delivered once, every dead token \
             came back as feedback and every broken job was dead-lettered, as counted by the load \
-            generator, the worker and the mock alike.
+            generator, the worker and the mock alike; other failures exit as docs/cli.md lists. \
+            With --kafka-config or --brokers it runs on that cluster instead of an embedded one.
             """
     )
 
-    @Option(
-        help:
-            "Use this Kafka (host:port,...) instead of the embedded cluster; the demo creates its own topics there and deletes them."
-    )
-    var brokers: String?
+    /// Without either flag, the embedded cluster; with one, that cluster, where the demo creates
+    /// its own topics and deletes them at the end.
+    @OptionGroup var kafka: KafkaConnectionOptions
 
     @Option(help: "Multiply the load's volume (campaign tokens, per-user rate) by this; the schedule stays 10 s.")
     var scale: Double = 1
@@ -53,7 +52,8 @@ struct DemoCommand: AsyncParsableCommand {
         let logger = CommandLogger.make(label: "salvo.demo", verbose: verbose)
         let started = ContinuousClock.now
         let cpuBefore = CPUTime.current(.process)
-        let kafka = try await DemoKafka(brokers: brokers, logger: logger)
+        let connection = self.kafka.isGiven ? try self.kafka.client(clientID: "salvo-demo", verbose: verbose) : nil
+        let kafka = try await DemoKafka(connection: connection, logger: logger)
         let outcome: DemoRun.Outcome
         do {
             outcome = try await DemoRun(kafka: kafka, scale: scale, logger: logger).run()
@@ -78,11 +78,12 @@ struct DemoCommand: AsyncParsableCommand {
             let html = paths.first { $0.hasSuffix(".html") } ?? reportDirectory
             print("  report  \(html) (open it in a browser; also report.json, summary.txt, demo-summary.txt)")
         } catch {
-            throw CommandFailure("cannot write the report to \(reportDirectory): \(error)")
+            throw CommandFailure("cannot write the report to \(reportDirectory): \(error)", exit: .software)
         }
         let problems = summary.problems
         guard problems.isEmpty else {
-            throw CommandFailure("the demo's counts disagree (\(problems.count) problem(s) listed above)")
+            throw CommandFailure(
+                "the demo's counts disagree (\(problems.count) problem(s) listed above)", exit: .objectivesMissed)
         }
     }
 }

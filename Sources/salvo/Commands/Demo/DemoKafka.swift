@@ -3,7 +3,8 @@ import SalvoKafka
 import SalvoLoadTest
 import SalvoWorker
 
-/// The demo's Kafka: librdkafka's in-process mock cluster, or a real Kafka (`--brokers`) on which
+/// The demo's Kafka: librdkafka's in-process mock cluster, or a real Kafka (`--kafka-config`,
+/// `--brokers`) on which
 /// the demo creates topics of its own and deletes them at the end, so a shared cluster keeps no
 /// trace of it.
 ///
@@ -19,12 +20,13 @@ final class DemoKafka: Sendable {
 
     let workerTopics: WorkerTopics
     let description: String
-    private let bootstrapServers: String
+    private let base: KafkaClientConfiguration
     private let cluster: KafkaEmbeddedCluster?
     private let logger: Logger
 
-    /// Starts the embedded cluster (`brokers` nil) or creates the topics on `brokers`.
-    init(brokers: String?, logger: Logger) async throws {
+    /// Starts the embedded cluster (`connection` nil) or creates the topics on the cluster
+    /// `connection` names.
+    init(connection: KafkaClientConfiguration?, logger: Logger) async throws {
         let prefix = "salvo-demo-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
         workerTopics = WorkerTopics(
             jobs: "\(prefix).jobs", priority: "\(prefix).jobs.priority", retry: "\(prefix).retry",
@@ -38,31 +40,34 @@ final class DemoKafka: Sendable {
             (workerTopics.deadLetter, Self.outputPartitions), (workerTopics.progress, 1),
             (workerTopics.control, 1), (workerTopics.campaigns, 1),
         ]
-        if let brokers {
+        if let connection {
             cluster = nil
-            bootstrapServers = brokers
+            base = connection
+            let brokers = connection.brokerList
             description = "Kafka at \(brokers), topics \(prefix).* (deleted at the end)"
-            let admin = try KafkaAdmin(
-                configuration: KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-demo"),
-                logger: logger)
+            let admin = try KafkaAdmin(configuration: connection, logger: logger)
             let results: [KafkaTopicCreationResult]
             do {
                 results = try await admin.createTopics(layout.map { KafkaNewTopic(name: $0.0, partitions: $0.1) })
             } catch {
                 await admin.close()
-                throw CommandFailure("cannot create the demo topics on \(brokers): \(error)")
+                throw CommandFailure(
+                    "cannot create the demo topics on \(brokers): \(error)",
+                    exit: CommandExit.status(of: error) ?? .software)
             }
             await admin.close()
             for result in results {
                 if case .failed(let error) = result.outcome {
                     await deleteTopics()
-                    throw CommandFailure("cannot create \(result.name) on \(brokers): \(error.message)")
+                    throw CommandFailure(
+                        "cannot create \(result.name) on \(brokers): \(error.message)",
+                        exit: CommandExit.status(of: error))
                 }
             }
         } else {
             let embedded = try KafkaEmbeddedCluster(logger: logger)
             cluster = embedded
-            bootstrapServers = embedded.bootstrapServers
+            base = KafkaClientConfiguration(bootstrapServers: embedded.bootstrapServers, clientID: "salvo-demo")
             description =
                 "embedded Kafka cluster at \(embedded.bootstrapServers) (librdkafka's mock cluster, in this process)"
             do {
@@ -76,13 +81,12 @@ final class DemoKafka: Sendable {
 
     /// Quick group joins and fetches: a first join takes about half the session timeout, and an
     /// idle fetch waits `fetch.wait.max.ms`, which would otherwise show in the priority lane's
-    /// latency.
+    /// latency. The connection's own properties (security, SASL) win.
     var client: KafkaClientConfiguration {
-        KafkaClientConfiguration(
-            bootstrapServers: bootstrapServers, clientID: "salvo-demo",
-            properties: [
-                "session.timeout.ms": "6000", "heartbeat.interval.ms": "500", "fetch.wait.max.ms": "20",
-            ])
+        var client = base
+        let tuning = ["session.timeout.ms": "6000", "heartbeat.interval.ms": "500", "fetch.wait.max.ms": "20"]
+        client.properties.merge(tuning) { own, _ in own }
+        return client
     }
 
     /// The same topics as the load generator names them.
@@ -107,13 +111,7 @@ final class DemoKafka: Sendable {
     }
 
     private func deleteTopics() async {
-        guard
-            let admin = try? KafkaAdmin(
-                configuration: KafkaClientConfiguration(bootstrapServers: bootstrapServers, clientID: "salvo-demo"),
-                logger: logger)
-        else {
-            return
-        }
+        guard let admin = try? KafkaAdmin(configuration: base, logger: logger) else { return }
         do {
             try await admin.deleteTopics(workerTopics.all + workerTopics.compactedTopics)
         } catch {
