@@ -9,6 +9,7 @@ public struct SalvoWorkerError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidConfiguration
+            case refusedToStart
         }
 
         private let base: Base
@@ -16,6 +17,10 @@ public struct SalvoWorkerError: Error, Sendable, CustomStringConvertible {
 
         /// A configuration value is outside its documented range.
         public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// The cluster does not match the configuration (a state topic missing or not compacted,
+        /// a new consumer group facing an old backlog): starting would lose state or re-send.
+        /// The message is one line naming the topic or group and the key to set.
+        public static let refusedToStart = Code(.refusedToStart)
 
         public var description: String { base.rawValue }
     }
@@ -36,6 +41,11 @@ public struct SalvoWorkerError: Error, Sendable, CustomStringConvertible {
     /// A configuration setting is outside its range.
     static func invalidConfiguration(_ message: String, file: String = #fileID, line: Int = #line) -> SalvoWorkerError {
         SalvoWorkerError(code: .invalidConfiguration, message: message, file: file, line: line)
+    }
+
+    /// The worker will not start against this cluster as configured.
+    static func refusedToStart(_ message: String, file: String = #fileID, line: Int = #line) -> SalvoWorkerError {
+        SalvoWorkerError(code: .refusedToStart, message: message, file: file, line: line)
     }
 
     /// Configuration errors are fixed by an operator; retrying cannot help.

@@ -19,6 +19,7 @@ import Testing
             })
         let run = try await CommandRunner.salvo([
             "topics", "create", "--brokers", cluster.brokers, "--prefix", prefix, "--partitions", "2",
+            "--replication-factor", "1",
         ])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(

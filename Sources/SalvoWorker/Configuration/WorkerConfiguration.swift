@@ -37,6 +37,19 @@ public struct WorkerConfiguration: Sendable {
     /// How the group spreads partitions (`kafka.assignment_strategy`). `cooperative-sticky`
     /// revokes only the partitions that move; Tansu (the test broker) cannot run it. Default: `range`.
     public var assignmentStrategy: KafkaAssignmentStrategy = .range
+    /// Where a lane consumer starts on a partition its group has no committed offset for
+    /// (`kafka.start_from`). nil (the default) starts at records up to ``defaultStartAge`` old
+    /// and refuses to start a group that has no committed offsets at all while its topics hold
+    /// older records: a mistyped `group_id` must not re-send old campaigns
+    /// (docs/decisions/new-group-start.md). A value set is the operator's decision, not checked.
+    public var startFrom: KafkaStartPosition?
+    /// How old a record may be for a partition without commits to start at it when
+    /// `kafka.start_from` is left out, and the age beyond which a new group's backlog stops the
+    /// start. 1 h.
+    public static let defaultStartAge: Duration = .seconds(3_600)
+
+    /// The start position the lane consumers use.
+    public var startPosition: KafkaStartPosition { startFrom ?? .newerThan(Self.defaultStartAge) }
     /// Consumer group shared by every worker of a deployment. Default: `salvo-worker`.
     public var groupID: String
     public var topics: WorkerTopics

@@ -84,6 +84,7 @@ public struct WorkerConfigurationLoader: Sendable {
             }
             configuration.assignmentStrategy = strategy
         }
+        if let text = file.kafka.startFrom { configuration.startFrom = try ConfigurationStartFrom.parse(text) }
         configuration.kafkaProducerProperties = file.kafka.producerProperties
         if let groupID = file.groupID { configuration.groupID = groupID }
         if let topics = file.topics {
@@ -93,9 +94,11 @@ public struct WorkerConfigurationLoader: Sendable {
                 retry: topics.retry ?? configuration.topics.retry,
                 feedback: topics.feedback ?? configuration.topics.feedback,
                 deadLetter: topics.deadLetter ?? configuration.topics.deadLetter, outcomes: topics.outcomes,
-                control: topics.control ?? configuration.topics.control,
+                control: topics.control.resolved(default: nil) ?? configuration.topics.control,
                 campaigns: topics.campaigns ?? configuration.topics.campaigns,
-                progress: topics.progress ?? configuration.topics.progress)
+                progress: topics.progress.resolved(default: nil) ?? configuration.topics.progress)
+            if case .disabled = topics.control { configuration.topics.followsControl = false }
+            if case .disabled = topics.progress { configuration.topics.keepsCheckpoints = false }
             try check(prefix: "topics") { () throws(SalvoWorkerError) in try configuration.topics.validate() }
         }
         if let lanes = file.lanes {

@@ -22,6 +22,12 @@ public struct WorkerTopics: Sendable, Hashable {
     /// Job checkpoints (how far a partly sent job got), compacted, one key per consumer group and
     /// partition; every worker reads it whole (``JobCheckpoint``). Default: `salvo.progress`.
     public var progress: String
+    /// Whether the worker follows `control` (and publishes to `campaigns`); `topics.control: null`
+    /// turns campaign control off, and the worker then starts without those topics. Default: true.
+    public var followsControl = true
+    /// Whether the worker keeps job checkpoints in `progress`; `topics.progress: null` turns them
+    /// off (a crash then re-sends partly sent jobs whole). Default: true.
+    public var keepsCheckpoints = true
 
     public init(
         jobs: String = "salvo.jobs",
@@ -56,10 +62,15 @@ public struct WorkerTopics: Sendable, Hashable {
     /// checkpoints.
     public var compactedTopics: [String] { campaignTopics + [progress] }
 
+    /// The compacted topics of the features switched on.
+    var enabledStateTopics: [String] {
+        (followsControl ? campaignTopics : []) + (keepsCheckpoints ? [progress] : [])
+    }
+
     /// Throws when a name is empty or not a legal Kafka topic name, or when two roles share a topic
     /// (a worker reading its own feedback as jobs would dead-letter every event).
     public func validate() throws(SalvoWorkerError) {
-        let names = all + compactedTopics
+        let names = all + enabledStateTopics
         for name in names {
             guard !name.isEmpty, name.count <= 249, name != ".", name != "..",
                 name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") })

@@ -10,11 +10,12 @@ extension WorkerEngine {
     /// How long the start waits for the control topic to be read to its end.
     static var controlCatchUpTimeout: Duration { .seconds(30) }
 
-    /// Starts following the control topic and waits until it is read to its end. Without the
-    /// topic the worker runs without campaign control and says so (`salvo topics create` makes
-    /// it); a topic that exists but cannot be read in time stops the start, since taking jobs then
-    /// could send what an operator cancelled.
+    /// Starts following the control topic and waits until it is read to its end. With
+    /// `topics.control: null` the worker runs without campaign control (``checkStateTopics()``
+    /// said so); a missing topic, or one that cannot be read in time, stops the start, since
+    /// taking jobs then could send what an operator cancelled.
     func startCampaignControl(_ coreBox: CoreBox) async throws -> CampaignControlFollower? {
+        guard configuration.topics.followsControl else { return nil }
         let loop = eventLoop
         let follower = try CampaignControlFollower(
             topic: configuration.topics.control, client: configuration.kafka, logger: logger
@@ -29,10 +30,9 @@ extension WorkerEngine {
             }
         } catch let error as KafkaError where error.code == .unknownTopic {
             await follower.close()
-            logger.warning(
-                "campaign control off: cancel, pause and resume are not followed (salvo topics create makes the topic)",
-                metadata: ["topic": "\(configuration.topics.control)"])
-            return nil
+            throw SalvoWorkerError.refusedToStart(
+                "topic \(configuration.topics.control) (topics.control) does not exist: create it with salvo topics create, or set topics.control: null (runs without campaign control)"
+            )
         } catch {
             await follower.close()
             throw error

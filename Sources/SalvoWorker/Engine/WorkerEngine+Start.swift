@@ -28,25 +28,28 @@ extension WorkerEngine {
         }
     }
 
-    /// Follows the progress topic for job checkpoints. Without the topic the worker runs without
-    /// checkpoints, as before them, and says so: it then re-sends a partly sent job whole after a
-    /// crash. A topic not read to its end in 15 s is followed all the same: checkpoints recorded
-    /// meanwhile are found once read.
+    /// Follows the progress topic for job checkpoints (``checkStateTopics()`` verified it). With
+    /// `topics.progress: null` the worker runs without checkpoints: it then re-sends a partly
+    /// sent job whole after a crash. A topic not read to its end in 15 s is followed all the
+    /// same: checkpoints recorded meanwhile are found once read.
     func startCheckpoints() async throws -> (CheckpointFollower?, CheckpointAccess) {
+        guard configuration.topics.keepsCheckpoints else { return (nil, .none) }
         let groups = [configuration.groupID, configuration.groupID + ".priority"]
         let priorityTopic = configuration.topics.priority
-        let follower: CheckpointFollower
+        let follower = try CheckpointFollower(
+            topic: configuration.topics.progress, groups: Set(groups), client: configuration.kafka, logger: logger)
         do {
-            follower = try CheckpointFollower(
-                topic: configuration.topics.progress, groups: Set(groups), client: configuration.kafka, logger: logger)
             try await whenKafkaAnswers(configuration.topics.progress) { () throws(KafkaError) in
                 try await follower.start(timeout: .seconds(10))
             }
-        } catch let error as KafkaError {
-            logger.warning(
-                "job checkpoints off: a crash re-sends partly sent jobs whole (salvo topics create makes the topic)",
-                metadata: ["topic": "\(configuration.topics.progress)", "error": "\(error)"])
-            return (nil, .none)
+        } catch let error as KafkaError where error.code == .unknownTopic {
+            await follower.close()
+            throw SalvoWorkerError.refusedToStart(
+                "topic \(configuration.topics.progress) (topics.progress) does not exist: create it with salvo topics create, or set topics.progress: null (runs without job checkpoints)"
+            )
+        } catch {
+            await follower.close()
+            throw error
         }
         if await !follower.waitUntilCaughtUp(timeout: .seconds(15)) {
             logger.warning(

@@ -85,6 +85,8 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     public func run() async throws {
+        try await checkStateTopics()
+        try await checkNewGroups()
         var producerConfiguration = KafkaProducerConfiguration(client: configuration.kafka)
         producerConfiguration.properties = configuration.kafkaProducerProperties
         let kafkaMetrics = WorkerKafkaMetrics(topics: configuration.topics)
@@ -202,6 +204,7 @@ public final class WorkerEngine: Service, Sendable {
         // Jobs and retry records are read from their values alone.
         campaign.readsKeysAndHeaders = false
         campaign.assignmentStrategy = configuration.assignmentStrategy
+        campaign.startPosition = configuration.startPosition
         var priority = KafkaConsumerConfiguration(
             client: configuration.kafka, groupID: configuration.groupID + ".priority",
             topics: [configuration.topics.priority])
@@ -216,6 +219,7 @@ public final class WorkerEngine: Service, Sendable {
         }
         priority.readsKeysAndHeaders = false
         priority.assignmentStrategy = configuration.assignmentStrategy
+        priority.startPosition = configuration.startPosition
         let (loop, revokeWait) = (eventLoop, configuration.revokeWait)
         func consumer(
             _ settings: KafkaConsumerConfiguration, _ lane: CommitGate.Consumer

@@ -4,7 +4,7 @@ import ArgumentParser
 struct TopicsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "topics",
-        abstract: "Manage Salvo's Kafka topics.",
-        subcommands: [TopicsCreateCommand.self]
+        abstract: "Create and check Salvo's Kafka topics.",
+        subcommands: [TopicsCreateCommand.self, TopicsCheckCommand.self]
     )
 }

@@ -1,149 +1,132 @@
 import ArgumentParser
 import Logging
 import SalvoKafka
+import SalvoWorker
 
-/// Creates the topics of docs/design.md's contracts. Safe to re-run: existing topics are reported,
-/// not an error, so deployment scripts can call it unconditionally.
+/// Creates the topics of docs/design.md's contracts with the settings each role needs
+/// (``WorkerTopicRequirement``). Safe to re-run: existing topics are reported, not an error, so
+/// deployment scripts can call it unconditionally; `salvo topics check` says whether they are right.
 struct TopicsCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract:
-            "Create salvo.jobs, salvo.jobs.priority, salvo.feedback, salvo.retry, salvo.dlq, salvo.outcomes, and the compacted salvo.control, salvo.campaigns and salvo.progress.",
+            "Create salvo.jobs, salvo.jobs.priority, salvo.retry, salvo.dlq, salvo.outcomes, and the compacted salvo.feedback, salvo.control, salvo.campaigns and salvo.progress.",
         discussion: """
-            Names are <prefix>.<role>; override single ones with --topic role=name \
-            (roles: \(Role.allCases.map(\.rawValue).joined(separator: ", "))). Existing topics are \
-            reported and left unchanged.
+            Names are <prefix>.<role>; override single ones with --topic role=name. Existing topics \
+            are reported and left unchanged (salvo topics check compares them with what they need). \
+            The defaults are for production: \(WorkerTopicRequirement.scaledPartitions) partitions, \
+            as many as ops/kubernetes scales workers to, and replication factor \
+            \(WorkerTopicRequirement.replicationFactor); a single-broker cluster needs \
+            --replication-factor 1. With --dry-run, prints the kafka-topics.sh commands that do the \
+            same and connects to nothing.
             """
     )
 
-    /// The topics of the contract, in the order they are created and listed.
-    enum Role: String, CaseIterable {
-        case jobs, priority, feedback, retry, dlq, outcomes, control, campaigns, progress
+    @OptionGroup var kafka: KafkaConnectionOptions
 
-        var suffix: String {
-            switch self {
-            case .jobs: "jobs"
-            case .priority: "jobs.priority"
-            case .feedback: "feedback"
-            case .retry: "retry"
-            case .dlq: "dlq"
-            case .outcomes: "outcomes"
-            case .control: "control"
-            case .campaigns: "campaigns"
-            case .progress: "progress"
-            }
-        }
+    @OptionGroup var topics: TopicsOptions
 
-        /// Campaign control and progress (docs/campaigns.md) and job checkpoints (docs/jobs.md)
-        /// keep the latest record per key.
-        var configs: [String: String] {
-            switch self {
-            case .control, .campaigns, .progress: ["cleanup.policy": "compact"]
-            case .jobs, .priority, .feedback, .retry, .dlq, .outcomes: [:]
-            }
-        }
-    }
+    @Option(help: "Partitions per topic (at least as many as worker replicas).")
+    var partitions: Int = WorkerTopicRequirement.scaledPartitions
 
-    @Option(help: "Bootstrap brokers, host:port[,host:port...].")
-    var brokers: String
+    @Option(name: .customLong("replication-factor"), help: "Replicas per partition (1 on a single-broker cluster).")
+    var replicationFactor: Int = WorkerTopicRequirement.replicationFactor
 
-    @Option(help: "Partitions per topic.")
-    var partitions: Int = 4
+    @Option(
+        help: ArgumentHelp(
+            "retention.ms of the topics that delete by age (jobs, jobs.priority, retry, dlq, outcomes), e.g. 168h. Default: the broker's (Kafka: 7 days). Compacted topics keep the latest record per key.",
+            valueName: "duration"))
+    var retention: TopicRetention?
 
-    @Option(name: .customLong("replication-factor"), help: "Replicas per partition (3 in production).")
-    var replicationFactor: Int = 1
-
-    @Option(help: "Topic name prefix.")
-    var prefix: String = "salvo"
-
-    @Option(name: .customLong("topic"), help: "Override one name: role=name (repeatable).")
-    var overrides: [String] = []
-
-    @Option(help: "How long to wait for the cluster (e.g. 10s, 500ms).")
-    var timeout: DurationArgument = .seconds(30)
-
-    @Flag(help: "Show librdkafka's logs on stderr.")
-    var verbose = false
+    @Flag(name: .customLong("dry-run"), help: "Print the equivalent kafka-topics.sh commands; connect to nothing.")
+    var dryRun = false
 
     func validate() throws {
         guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
         guard replicationFactor >= 1 else { throw ValidationError("--replication-factor must be at least 1") }
-        _ = try topicNames()
     }
 
-    /// The topic name for every role, after overrides.
-    func topicNames() throws -> [(role: Role, name: String)] {
-        var names = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0, "\(prefix).\($0.suffix)") })
-        for override in overrides {
-            let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let role = Role(rawValue: parts[0]), !parts[1].isEmpty else {
-                throw ValidationError(
-                    "--topic expects role=name with a role of \(Role.allCases.map(\.rawValue).joined(separator: ", ")), got '\(override)'"
-                )
-            }
-            names[role] = parts[1]
+    /// What each topic is created with.
+    func newTopics() throws -> [(requirement: WorkerTopicRequirement, topic: KafkaNewTopic)] {
+        try topics.requirements().map { requirement in
+            var configs = requirement.requiredConfigs
+            if let retention, !requirement.role.isCompacted { configs["retention.ms"] = String(retention.milliseconds) }
+            return (
+                requirement,
+                KafkaNewTopic(
+                    name: requirement.name, partitions: partitions, replicationFactor: replicationFactor,
+                    configs: configs)
+            )
         }
-        return Role.allCases.map { ($0, names[$0] ?? "") }
     }
 
     func run() async throws {
-        let names = try topicNames()
-        let logger = CommandLogger.make(label: "salvo.topics", verbose: verbose)
-        let admin = try KafkaAdmin(
-            configuration: KafkaClientConfiguration(bootstrapServers: brokers, clientID: "salvo-topics"), logger: logger
-        )
+        let planned = try newTopics()
+        if dryRun {
+            let bootstrap = try kafka.isGiven ? kafka.client(clientID: "salvo-topics").brokerList : "$BROKERS"
+            for (_, topic) in planned { print(Self.kafkaTopicsCommand(topic, bootstrap: bootstrap)) }
+            return
+        }
+        let client = try kafka.client(clientID: "salvo-topics", verbose: topics.verbose)
+        let logger = CommandLogger.make(label: "salvo.topics", verbose: topics.verbose)
+        let admin = try KafkaAdmin(configuration: client, logger: logger)
         let failures: [String]
         do {
-            failures = try await create(names, admin: admin)
+            failures = try await create(planned.map(\.topic), admin: admin, brokers: client.brokerList)
         } catch {
             await admin.close()
             throw error
         }
         await admin.close()
         guard failures.isEmpty else {
-            throw CommandFailure("could not create \(failures.count) topic(s): \(failures.joined(separator: "; "))")
+            throw CommandFailure(
+                "could not create \(failures.count) topic(s): \(failures.joined(separator: "; "))", exit: .unavailable)
         }
     }
 
-    /// Creates the topics, prints one line per topic, and returns the failures.
-    private func create(_ roles: [(role: Role, name: String)], admin: KafkaAdmin) async throws -> [String] {
-        let names = roles.map(\.name)
+    /// `kafka-topics.sh --bootstrap-server B --create --if-not-exists --topic T --partitions N
+    /// --replication-factor R [--config k=v ...]`; a secured cluster adds `--command-config`.
+    static func kafkaTopicsCommand(_ topic: KafkaNewTopic, bootstrap: String) -> String {
+        let configs = topic.configs.sorted { $0.key < $1.key }.map { " --config \($0.key)=\($0.value)" }.joined()
+        return "kafka-topics.sh --bootstrap-server \(bootstrap) --create --if-not-exists --topic \(topic.name) "
+            + "--partitions \(topic.partitions) --replication-factor \(topic.replicationFactor)\(configs)"
+    }
+
+    /// Creates the missing topics, prints one line per topic, and returns the failures.
+    private func create(_ planned: [KafkaNewTopic], admin: KafkaAdmin, brokers: String) async throws -> [String] {
         let existing: [KafkaTopicMetadata]
         do {
-            existing = try await admin.topics(timeout: timeout.duration)
+            existing = try await admin.topics(timeout: topics.timeout.duration)
         } catch {
-            throw CommandFailure("cannot reach broker(s) \(brokers): \(error.message)")
+            throw CommandFailure("cannot reach broker(s) \(brokers): \(error.message)", exit: .unavailable)
         }
-        let missing = names.filter { name in !existing.contains { $0.name == name } }
-        let newTopics = roles.filter { missing.contains($0.name) }.map {
-            KafkaNewTopic(
-                name: $0.name, partitions: partitions, replicationFactor: replicationFactor, configs: $0.role.configs)
-        }
+        let missing = planned.filter { topic in !existing.contains { $0.name == topic.name } }
         let results: [KafkaTopicCreationResult]
         do {
-            results = try await admin.createTopics(newTopics, timeout: timeout.duration)
+            results = try await admin.createTopics(missing, timeout: topics.timeout.duration)
         } catch {
-            throw CommandFailure("creating topics on \(brokers) failed: \(error.message)")
+            throw CommandFailure("creating topics on \(brokers) failed: \(error.message)", exit: .unavailable)
         }
         var failures: [String] = []
-        for name in names {
-            if let metadata = existing.first(where: { $0.name == name }) {
-                print("exists   \(name) (\(metadata.partitionCount) partitions)")
+        for topic in planned {
+            if let metadata = existing.first(where: { $0.name == topic.name }) {
+                print("exists   \(topic.name) (\(metadata.partitionCount) partitions)")
                 continue
             }
-            switch results.first(where: { $0.name == name })?.outcome {
+            switch results.first(where: { $0.name == topic.name })?.outcome {
             case .created?:
-                let compacted = roles.first { $0.name == name }?.role.configs.isEmpty == false ? ", compacted" : ""
+                let compacted = topic.configs["cleanup.policy"] == "compact" ? ", compacted" : ""
                 print(
-                    "created  \(name) (\(partitions) partitions, replication factor \(replicationFactor)\(compacted))")
+                    "created  \(topic.name) (\(topic.partitions) partitions, replication factor \(topic.replicationFactor)\(compacted))"
+                )
             case .alreadyExists?:
-                print("exists   \(name)")
+                print("exists   \(topic.name)")
             case .failed(let error)?:
-                print("failed   \(name): \(error.message)")
-                failures.append("\(name): \(error.message)")
+                print("failed   \(topic.name): \(error.message)")
+                failures.append("\(topic.name): \(error.message)")
             case nil:
-                print("failed   \(name): no answer from the cluster")
-                failures.append("\(name): no answer from the cluster")
+                print("failed   \(topic.name): no answer from the cluster")
+                failures.append("\(topic.name): no answer from the cluster")
             }
         }
         return failures

@@ -54,6 +54,7 @@ final class WorkerStage: Sendable {
             })
         let topics = try await CommandRunner.salvo([
             "topics", "create", "--brokers", cluster.brokers, "--prefix", prefix, "--partitions", String(partitions),
+            "--replication-factor", "1",
         ])
         guard topics.status == 0 else { throw TestFailure("topics create failed: \(topics.stderr)") }
 
@@ -126,26 +127,30 @@ final class WorkerStage: Sendable {
 
     /// A worker configuration for this stage; `extra` is appended (YAML top-level keys).
     /// `brokers` replaces the test broker (a closed port, say); `logLevel` is the worker's.
+    /// `kafka` adds lines to the `kafka:` block (`start_from: latest`); `topics` replaces the
+    /// value of `control` or `progress` (another name, or `null`); `groupID` the stage's group.
     func writeWorkerConfiguration(
-        name: String = "worker.yaml", brokers: String? = nil, logLevel: String = "warning", extra: String = ""
+        name: String = "worker.yaml", brokers: String? = nil, logLevel: String = "warning", extra: String = "",
+        kafka: [String] = [], topics: [String: String] = [:], groupID: String? = nil
     ) throws -> URL {
+        let kafkaLines = kafka.map { "\n  \($0)" }.joined()
         let yaml = """
             kafka:
               brokers: ["\(brokers ?? cluster.brokers)"]
               client_id: salvo-e2e
               consumer_properties:
                 session.timeout.ms: "6000"
-                heartbeat.interval.ms: "500"
-            group_id: \(groupID)
+                heartbeat.interval.ms: "500"\(kafkaLines)
+            group_id: \(groupID ?? self.groupID)
             topics:
               jobs: \(jobsTopic)
               priority: \(priorityTopic)
               retry: \(retryTopic)
               feedback: \(feedbackTopic)
               dead_letter: \(deadLetterTopic)
-              control: \(prefix).control
+              control: \(topics["control"] ?? "\(prefix).control")
               campaigns: \(prefix).campaigns
-              progress: \(prefix).progress
+              progress: \(topics["progress"] ?? "\(prefix).progress")
             apps:
               \(Self.app):
                 bundle_id: \(Self.bundleID)

@@ -66,6 +66,7 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         var revokeWait: ConfigurationDuration?
         var maximumUncommittedNotifications: Int?
         var assignmentStrategy: String?
+        var startFrom: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case brokers
@@ -79,6 +80,7 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             case revokeWait = "revoke_wait"
             case maximumUncommittedNotifications = "max_uncommitted_notifications"
             case assignmentStrategy = "assignment_strategy"
+            case startFrom = "start_from"
         }
 
         init(from decoder: any Decoder) throws {
@@ -105,14 +107,17 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             maximumUncommittedNotifications = try container.decodeIfPresent(
                 Int.self, forKey: .maximumUncommittedNotifications, within: ConfigurationBounds.maximumUncommitted)
             assignmentStrategy = try container.decodeIfPresent(String.self, forKey: .assignmentStrategy)
+            startFrom = try container.decodeIfPresent(String.self, forKey: .startFrom)
         }
     }
 
-    /// `topics:` — `outcomes: null` (the default) turns the audit topic off.
+    /// `topics:` — `outcomes: null` (the default) turns the audit topic off; `control: null`
+    /// turns campaign control off, `progress: null` job checkpoints.
     struct Topics: Decodable, Sendable {
         var jobs, priority, retry, feedback, deadLetter: String?
         var outcomes: String?
-        var control, campaigns, progress: String?
+        var campaigns: String?
+        var control, progress: ConfigurationSetting<String>
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case jobs, priority, retry, feedback
@@ -128,9 +133,9 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             feedback = try container.decodeIfPresent(String.self, forKey: .feedback)
             deadLetter = try container.decodeIfPresent(String.self, forKey: .deadLetter)
             outcomes = try container.decodeIfPresent(String.self, forKey: .outcomes)
-            control = try container.decodeIfPresent(String.self, forKey: .control)
+            control = try container.decodeSetting(String.self, forKey: .control)
             campaigns = try container.decodeIfPresent(String.self, forKey: .campaigns)
-            progress = try container.decodeIfPresent(String.self, forKey: .progress)
+            progress = try container.decodeSetting(String.self, forKey: .progress)
         }
     }
 
