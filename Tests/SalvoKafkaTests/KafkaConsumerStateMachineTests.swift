@@ -245,3 +245,31 @@ import Testing
         #expect(machine.receive(message(p0, 0)) == 20)
     }
 }
+
+/// Partitions started by time skip records older than their cutoff, as done.
+@Suite struct KafkaConsumerStartCutoffTests {
+    typealias Machine = KafkaConsumer.StateMachine<Int, ManualClock>
+    let partition = KafkaTopicPartition(topic: "t", partition: 0)
+
+    func message(_ offset: Int64, at timestamp: Int64?) -> KafkaConsumerMessage {
+        KafkaConsumerMessage(
+            topicPartition: partition, offset: offset, key: nil, value: [1], headers: [],
+            timestampMilliseconds: timestamp)
+    }
+
+    @Test func olderRecordsAreDoneWithoutBeingHandedOut() {
+        let clock = ManualClock()
+        var machine = Machine(capacity: 8, commitInterval: .seconds(1), now: clock.now)
+        _ = machine.assigned([partition])
+        machine.starting(at: [partition: 0])
+        machine.skipping(olderThan: [partition: 1_000])
+        _ = machine.receive(message(0, at: 10))
+        _ = machine.receive(message(1, at: 999))
+        #expect(machine.bufferedCount == 0 && machine.skippedBeforeStart == 2)
+        #expect(machine.tracker.committableOffset(for: partition) == 2, "skipped records are committed past")
+        _ = machine.receive(message(2, at: 1_000))
+        // After the first newer record, timestamps no longer matter (CreateTime is not monotonic).
+        _ = machine.receive(message(3, at: 5))
+        #expect(machine.bufferedCount == 2 && machine.skippedBeforeStart == 2)
+    }
+}

@@ -8,9 +8,10 @@ import SalvoMockAPNs
 import Synchronization
 
 /// What `salvo bench worker` runs on: the mock APNs over TLS with a generated CA and token key,
-/// and per measurement a `salvo worker` child on topics of its own. Its own: a worker starts a
-/// new group from the earliest offsets, so on shared topics the per-user worker would also
-/// replay the campaign measured before it, and count those cheap notifications as its own.
+/// and per measurement a `salvo worker` child on topics of its own, without campaign control or
+/// job checkpoints (`topics.control` and `topics.progress` null). Its own: a worker starts a new
+/// group at records up to an hour old, so on shared topics the per-user worker would also replay
+/// the campaign measured before it, and count those cheap notifications as its own.
 struct BenchWorkerStage {
     enum Lane { case campaign, priority }
 
@@ -247,7 +248,7 @@ struct BenchWorkerStage {
               brokers: ["\(brokers)"]
               consumer_properties: {session.timeout.ms: "6000", heartbeat.interval.ms: "500"\(extra)}
             group_id: \(prefix)
-            topics: {jobs: \(prefix).jobs, priority: \(prefix).jobs.priority, retry: \(prefix).retry, feedback: \(prefix).feedback, dead_letter: \(prefix).dlq}
+            topics: {jobs: \(prefix).jobs, priority: \(prefix).jobs.priority, retry: \(prefix).retry, feedback: \(prefix).feedback, dead_letter: \(prefix).dlq, control: null, progress: null}
             apps:
               \(Self.app):
                 bundle_id: \(Self.topic)

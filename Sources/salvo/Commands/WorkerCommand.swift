@@ -107,6 +107,9 @@ struct WorkerCommand: AsyncParsableCommand {
         groupConfiguration.maximumGracefulShutdownDuration = .init(configuration.drainDeadline + .seconds(10))
         do {
             try await ServiceGroup(configuration: groupConfiguration).run()
+        } catch let error as SalvoWorkerError where error.code == .refusedToStart {
+            // The cluster does not match the configuration: the message is the operator's line.
+            throw console.failure("cannot start the worker: \(error.message)", exit: .configuration)
         } catch {
             throw console.failure(
                 "worker stopped on an error: \(error)", exit: CommandExit.status(of: error) ?? .software)

@@ -210,7 +210,8 @@ struct ConfigurationBoundsTests {
     func everyNumericKeyIsBounded() {
         let numeric = Set(Self.keys.map { String($0.path.split(separator: ".").last ?? "") })
         let notNumeric: Set<String> = [
-            "kafka", "brokers", "client_id", "assignment_strategy", "properties", "consumer_properties",
+            "kafka", "brokers", "client_id", "assignment_strategy", "start_from", "properties", "properties_files",
+            "consumer_properties",
             "producer_properties", "group_id", "topics",
             "jobs", "priority", "retry", "feedback", "dead_letter", "outcomes", "control", "campaigns", "progress",
             "apps", "bundle_id", "credential", "token",
