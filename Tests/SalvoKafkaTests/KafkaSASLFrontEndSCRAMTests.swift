@@ -77,7 +77,8 @@ import Testing
         let nonce = try #require(fields["r"])
         #expect(nonce.hasPrefix("client-nonce") && nonce.count > "client-nonce".count)
         #expect(fields["i"] == "4096")
-        let salt = Array(try #require(Data(base64Encoded: try #require(fields["s"]))))
+        let encodedSalt = try #require(fields["s"])
+        let salt = Array(try #require(Data(base64Encoded: encodedSalt)))
         #expect(salt == credential.salt)
 
         let channelBinding = Data("n,a=alice,".utf8).base64EncodedString()

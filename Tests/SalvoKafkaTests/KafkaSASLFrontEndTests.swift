@@ -50,11 +50,11 @@ import Testing
         let topic = "salvo-sasl-\(UInt32.random(in: 0...UInt32.max))"
         let admin = try KafkaAdmin(configuration: client, logger: KafkaTestCluster.logger)
         try await withCleanUp(admin, cleanUp: { await $0.close() }) { admin in
-            #expect(
-                try await admin.createTopics([KafkaNewTopic(name: topic, partitions: 1)]) == [
-                    KafkaTopicCreationResult(name: topic, outcome: .created)
-                ])
-            #expect(try await admin.topics().contains(KafkaTopicMetadata(name: topic, partitionCount: 1)))
+            // Results first: a `try` inside `#expect` leaves the closure's throwing unknown.
+            let created = try await admin.createTopics([KafkaNewTopic(name: topic, partitions: 1)])
+            let topics = try await admin.topics()
+            #expect(created == [KafkaTopicCreationResult(name: topic, outcome: .created)])
+            #expect(topics.contains(KafkaTopicMetadata(name: topic, partitionCount: 1)))
         }
 
         let producer = try KafkaProducer(
