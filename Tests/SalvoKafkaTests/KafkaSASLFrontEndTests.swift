@@ -160,6 +160,7 @@ import Testing
                 #expect(broker.frontEnd.statistics.connections >= 1, "\(broker.frontEnd.statistics)")
                 #expect(broker.frontEnd.statistics.authenticatedConnections == 0, "\(broker.frontEnd.statistics)")
                 #expect(error?.message.contains("certificate verify failed") == true, "\(String(describing: error))")
+                #expect(broker.frontEnd.statistics.tlsFailures >= 1, "\(broker.frontEnd.statistics)")
             }
         }
     }
@@ -170,6 +171,45 @@ import Testing
                 try await Self.roundTrip(
                     broker, properties: Self.properties(nil, tls: true, caPath: pki.caCertificatePath))
                 #expect(broker.frontEnd.statistics.connections >= 3, "\(broker.frontEnd.statistics)")
+            }
+        }
+    }
+
+    /// Enough traffic that reads and writes come in bursts larger than one socket buffer, both
+    /// ways: every record arrives once and intact.
+    @Test func manyRecordsPassThroughSCRAMOverTLSIntact() async throws {
+        try await Self.withPKI { pki in
+            try await Self.withBroker(tls: KafkaSASLFrontEnd.TLS(pki: pki)) { broker in
+                let properties = Self.properties(.scramSHA512, tls: true, caPath: pki.caCertificatePath)
+                let client = KafkaClientConfiguration(
+                    brokers: [broker.address], clientID: "salvo-sasl-test", properties: properties)
+                let topic = "salvo-sasl-bulk-\(UInt32.random(in: 0...UInt32.max))"
+                let count = 5_000
+                let padding = String(repeating: "x", count: 1_000)
+                let producer = try KafkaProducer(
+                    configuration: KafkaProducerConfiguration(client: client), logger: KafkaTestCluster.logger)
+                try await withCleanUp(producer, cleanUp: { await $0.shutdown() }) { producer in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for index in 0..<count {
+                            let message = KafkaProducerMessage(
+                                topic: topic, partition: nil, key: nil, value: Array("\(index) \(padding)".utf8))
+                            group.addTask { _ = try await producer.send(message) }
+                        }
+                        try await group.waitForAll()
+                    }
+                }
+                var configuration = KafkaConsumerConfiguration(client: client, groupID: "\(topic)-g", topics: [topic])
+                configuration.sessionTimeout = .seconds(6)
+                configuration.heartbeatInterval = .milliseconds(500)
+                configuration.closeTimeout = .seconds(10)
+                let consumer = try KafkaConsumer(configuration: configuration, logger: KafkaTestCluster.logger)
+                let messages = try await KafkaTestTraffic.collect(from: consumer, timeout: .seconds(60)) {
+                    $0.count >= count
+                }
+                try await consumer.close()
+                let values = messages.map { String(decoding: $0.value, as: UTF8.self) }
+                #expect(values.count == count)
+                #expect(Set(values) == Set((0..<count).map { "\($0) \(padding)" }))
             }
         }
     }

@@ -12,6 +12,8 @@ extension KafkaSASLFrontEnd {
         public var unsupportedMechanisms = 0
         /// Connections closed for sending another request before authenticating.
         public var refusedRequests = 0
+        /// Client connections whose TLS handshake failed (e.g. the client does not trust the CA).
+        public var tlsFailures = 0
         /// Connections to the broker behind that could not be opened.
         public var upstreamFailures = 0
         /// The users that authenticated, in order.
@@ -27,7 +29,7 @@ extension KafkaSASLFrontEnd {
             return
                 "connections \(connections), authenticated [\(mechanisms.joined(separator: ", "))], "
                 + "authentication failures \(authenticationFailures), unsupported mechanisms \(unsupportedMechanisms), "
-                + "refused requests \(refusedRequests), upstream failures \(upstreamFailures)"
+                + "refused requests \(refusedRequests), TLS failures \(tlsFailures), upstream failures \(upstreamFailures)"
         }
 
         mutating func count(_ failure: KafkaSASLSession.Failure) {

@@ -15,10 +15,16 @@ import NIOSSL
 /// client reaches the front end only for its bootstrap connection unless the broker advertises
 /// the front end's port: ``AuthenticatingTestBroker`` sets that up.
 ///
+/// ApiVersions is relayed to the broker unchanged: its answer is what the client relies on after
+/// authentication, and Tansu 0.6 already lists SaslHandshake v0–1 and SaslAuthenticate v0–2 in it
+/// (KafkaSASLFrontEndProtocolTests checks that).
+///
 /// ```swift
 /// let frontEnd = try await KafkaSASLFrontEnd.start(
 ///     upstream: "127.0.0.1:9092", mechanisms: [.scramSHA256], users: ["alice": "alice-secret"])
-/// defer { Task { await frontEnd.stop() } }   // or withCleanUp
+/// try await withCleanUp(frontEnd, cleanUp: { await $0.stop() }) { frontEnd in
+///     // bootstrap.servers=\(frontEnd.address), security.protocol=SASL_PLAINTEXT, ...
+/// }
 /// ```
 public final class KafkaSASLFrontEnd: Sendable {
     /// `127.0.0.1:port`, for `bootstrap.servers`.

@@ -1,10 +1,15 @@
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// One client connection: frames the client's bytes and runs the ``KafkaSASLSession`` on them
 /// until it authenticates, then relays bytes between the client and its own connection to the
 /// broker behind, both ways, untouched. Confined to the client channel's event loop; the
 /// upstream channel is opened on the same loop, so both sides are handled on one thread.
+///
+/// Relaying writes as it reads and flushes once per read burst; a side that cannot keep up
+/// stops the other side's reads until it drains (a load test through the front end must not
+/// pile its records up in memory here).
 final class KafkaSASLFrontEndConnection: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -61,18 +66,34 @@ final class KafkaSASLFrontEndConnection: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // TLS handshake failures (the client does not trust the certificate) and resets end here.
+        if error is NIOSSLError { shared.update { $0.tlsFailures += 1 } }
         context.close(promise: nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         guard !isClosing else { return }
-        if session.isRelaying {
+        if session.isRelaying, case .connected(let channel) = upstream {
+            channel.write(bytes, promise: nil)
+        } else if session.isRelaying {
             sendUpstream(bytes)
         } else {
             inbound.writeBuffer(&bytes)
             processFrames()
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if case .connected(let channel) = upstream { channel.flush() }
+        context.fireChannelReadComplete()
+    }
+
+    /// The client reads slowly: stop reading from the broker until it catches up.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if case .connected(let channel) = upstream {
+            channel.setOption(ChannelOptions.autoRead, value: context.channel.isWritable).whenFailure { _ in }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     // MARK: Before authentication
@@ -132,7 +153,8 @@ final class KafkaSASLFrontEndConnection: ChannelInboundHandler {
     func upstreamRead(_ bytes: ByteBuffer) {
         guard let context, !isClosing else { return }
         if session.isRelaying, upstreamInbound.readableBytes == 0 {
-            context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+            // Flushed by `upstreamReadComplete`.
+            context.write(wrapOutboundOut(bytes), promise: nil)
             return
         }
         var bytes = bytes
@@ -150,6 +172,15 @@ final class KafkaSASLFrontEndConnection: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(upstreamInbound), promise: nil)
             upstreamInbound = ByteBuffer()
         }
+    }
+
+    func upstreamReadComplete() {
+        context?.flush()
+    }
+
+    /// The broker reads slowly: stop reading from the client until it catches up.
+    func upstreamWritabilityChanged(isWritable: Bool) {
+        context?.channel.setOption(ChannelOptions.autoRead, value: isWritable).whenFailure { _ in }
     }
 
     func upstreamClosed() {

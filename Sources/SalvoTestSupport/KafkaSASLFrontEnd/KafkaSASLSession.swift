@@ -67,7 +67,8 @@ struct KafkaSASLSession: Sendable {
             return .close(.refusedRequest("malformed request header"))
         }
         switch (header.apiKey, state) {
-        case (KafkaRequestHeader.apiVersions, .awaitingHandshake), (KafkaRequestHeader.apiVersions, .authenticating):
+        case (KafkaRequestHeader.apiVersions, .awaitingHandshake):
+            // Only before the handshake, as Kafka's SaslServerAuthenticator allows it.
             return .forwardToUpstream
         case (KafkaRequestHeader.saslHandshake, .awaitingHandshake):
             return handshake(header, body: &body)

@@ -15,6 +15,14 @@ final class KafkaSASLUpstreamHandler: ChannelInboundHandler {
         connection?.upstreamRead(unwrapInboundIn(data))
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        connection?.upstreamReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        connection?.upstreamWritabilityChanged(isWritable: context.channel.isWritable)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         // Dropping the reference ends the cycle client handler → upstream channel → this handler.
         connection?.upstreamClosed()
