@@ -50,7 +50,7 @@ import Testing
     @Test func apiVersionsIsAnsweredByTheBrokerInOrderBeforeAPipelinedHandshake() async throws {
         try await Self.withFrontEnd { frontEnd in
             let connection = try KafkaRawTestConnection(port: frontEnd.port)
-            try connection.send(Frames.request(apiKey: 18, version: 0, correlationID: 1) + Self.handshake("PLAIN"))
+            try connection.write(Frames.request(apiKey: 18, version: 0, correlationID: 1) + Self.handshake("PLAIN"))
             let versions = Frames.Reader(try #require(try connection.receiveFrame()))
             #expect(versions.int32() == 1 && versions.int16() == 0)
             var ranges: [Int16: ClosedRange<Int16>] = [:]
@@ -71,11 +71,11 @@ import Testing
     @Test func flexibleSaslAuthenticateThenRequestsAreRelayed() async throws {
         try await Self.withFrontEnd { frontEnd in
             let connection = try KafkaRawTestConnection(port: frontEnd.port)
-            try connection.send(Self.handshake("PLAIN"))
+            try connection.write(Self.handshake("PLAIN"))
             #expect(try Self.readHandshake(try connection.receiveFrame()).1 == 0)
             // The token and a Metadata v0 request (all topics) in one write: the request is the broker's.
             let metadata = Frames.request(apiKey: 3, version: 0, correlationID: 4, body: Frames.int32(0))
-            try connection.send(Self.authenticateV2(Self.plainToken) + metadata)
+            try connection.write(Self.authenticateV2(Self.plainToken) + metadata)
             let (correlationID, error, message) = try Self.readAuthenticateV2(try connection.receiveFrame())
             #expect(correlationID == 3 && error == 0 && message == nil)
             let answer = Frames.Reader(try #require(try connection.receiveFrame()))
@@ -87,11 +87,11 @@ import Testing
     @Test func handshakeV0TakesBareTokens() async throws {
         try await Self.withFrontEnd { frontEnd in
             let connection = try KafkaRawTestConnection(port: frontEnd.port)
-            try connection.send(Self.handshake("PLAIN", version: 0))
+            try connection.write(Self.handshake("PLAIN", version: 0))
             #expect(try Self.readHandshake(try connection.receiveFrame()).1 == 0)
-            try connection.send(Frames.int32(Int32(Self.plainToken.count)) + Self.plainToken)
+            try connection.write(Frames.int32(Int32(Self.plainToken.count)) + Self.plainToken)
             #expect(try connection.receiveFrame() == [], "PLAIN's empty answer token")
-            try connection.send(Frames.request(apiKey: 18, version: 0, correlationID: 9))
+            try connection.write(Frames.request(apiKey: 18, version: 0, correlationID: 9))
             let versions = Frames.Reader(try #require(try connection.receiveFrame()))
             #expect(versions.int32() == 9 && versions.int16() == 0, "relayed to the broker")
         }
@@ -100,9 +100,9 @@ import Testing
     @Test func wrongPasswordIsAnsweredWithSaslAuthenticationFailedThenClosed() async throws {
         try await Self.withFrontEnd { frontEnd in
             let connection = try KafkaRawTestConnection(port: frontEnd.port)
-            try connection.send(Self.handshake("PLAIN"))
+            try connection.write(Self.handshake("PLAIN"))
             _ = try connection.receiveFrame()
-            try connection.send(Self.authenticateV2(Array("\0alice\0wrong".utf8)))
+            try connection.write(Self.authenticateV2(Array("\0alice\0wrong".utf8)))
             let (correlationID, error, message) = try Self.readAuthenticateV2(try connection.receiveFrame())
             #expect(correlationID == 3 && error == 58)
             #expect(message == "Authentication failed: Invalid username or password")
@@ -114,7 +114,7 @@ import Testing
     @Test func unsupportedMechanismGetsTheEnabledListThenClose() async throws {
         try await Self.withFrontEnd { frontEnd in
             let connection = try KafkaRawTestConnection(port: frontEnd.port)
-            try connection.send(Self.handshake("GSSAPI"))
+            try connection.write(Self.handshake("GSSAPI"))
             let (_, error, mechanisms) = try Self.readHandshake(try connection.receiveFrame())
             #expect(error == 33 && mechanisms == ["SCRAM-SHA-256", "PLAIN"])
             #expect(try connection.receiveFrame() == nil, "closed after the answer")
@@ -125,15 +125,15 @@ import Testing
     @Test func otherRequestsBeforeAuthenticationCloseWithoutAnswer() async throws {
         try await Self.withFrontEnd { frontEnd in
             let metadata = try KafkaRawTestConnection(port: frontEnd.port)
-            try metadata.send(Frames.request(apiKey: 3, version: 0, correlationID: 1, body: Frames.int32(0)))
+            try metadata.write(Frames.request(apiKey: 3, version: 0, correlationID: 1, body: Frames.int32(0)))
             #expect(try metadata.receiveFrame() == nil)
 
             let early = try KafkaRawTestConnection(port: frontEnd.port)
-            try early.send(Self.authenticateV2(Self.plainToken))
+            try early.write(Self.authenticateV2(Self.plainToken))
             #expect(try early.receiveFrame() == nil, "SaslAuthenticate before SaslHandshake")
 
             let huge = try KafkaRawTestConnection(port: frontEnd.port)
-            try huge.send(Frames.int32(1 << 24) + [0, 18, 0, 0])
+            try huge.write(Frames.int32(1 << 24) + [0, 18, 0, 0])
             #expect(try huge.receiveFrame() == nil, "a 16 MiB frame before authentication")
             #expect(frontEnd.statistics.refusedRequests == 3 && frontEnd.statistics.authenticatedConnections == 0)
         }

@@ -3,6 +3,10 @@ import SalvoTestSupport
 
 #if canImport(Glibc)
 import Glibc
+private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#elseif canImport(Darwin)
+import Darwin
+private let streamSocket = SOCK_STREAM
 #endif
 
 /// A blocking loopback TCP client speaking Kafka frames byte by byte, for the protocol paths
@@ -12,7 +16,7 @@ final class KafkaRawTestConnection {
     private let descriptor: Int32
 
     init(port: Int, timeout: Duration = .seconds(5)) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_INET, streamSocket, 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
         var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
@@ -26,17 +30,17 @@ final class KafkaRawTestConnection {
             }
         }
         guard connected == 0 else {
-            Glibc.close(descriptor)
+            close(descriptor)
             throw TestFailure("cannot connect to 127.0.0.1:\(port): errno \(errno)")
         }
     }
 
-    deinit { Glibc.close(descriptor) }
+    deinit { close(descriptor) }
 
-    func send(_ bytes: [UInt8]) throws {
+    func write(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { throw TestFailure("send failed: errno \(errno)") }
             sent += count
         }
