@@ -9,26 +9,12 @@ import Testing
 @Suite struct KafkaSASLFrontEndTests {
     static let users = ["alice": "alice-secret", "bob": "bob-secret"]
 
-    /// librdkafka properties for `mechanism` (nil: no SASL), over TLS trusting `caPath` when
-    /// `tls` (nil `caPath`: the system's roots, which do not hold the test CA).
+    /// The front end's client properties for alice (or `user`/`password`).
     static func properties(
-        _ mechanism: KafkaSASLMechanism?, user: String = "alice", password: String = "alice-secret",
-        tls: Bool = false, caPath: String? = nil
+        _ broker: AuthenticatingTestBroker, _ mechanism: KafkaSASLMechanism?, user: String = "alice",
+        password: String = "alice-secret", caPath: String? = nil
     ) -> [String: String] {
-        var properties: [String: String] = [:]
-        switch (mechanism, tls) {
-        case (nil, false): properties["security.protocol"] = "PLAINTEXT"
-        case (nil, true): properties["security.protocol"] = "SSL"
-        case (_?, false): properties["security.protocol"] = "SASL_PLAINTEXT"
-        case (_?, true): properties["security.protocol"] = "SASL_SSL"
-        }
-        if let mechanism {
-            properties["sasl.mechanisms"] = mechanism.rawValue
-            properties["sasl.username"] = user
-            properties["sasl.password"] = password
-        }
-        if let caPath { properties["ssl.ca.location"] = caPath }
-        return properties
+        broker.frontEnd.clientProperties(mechanism: mechanism, user: user, password: password, caLocation: caPath)
     }
 
     static func withBroker(
@@ -93,7 +79,7 @@ import Testing
     @Test(arguments: KafkaSASLMechanism.allCases)
     func rightCredentialsListCreateProduceAndConsume(mechanism: KafkaSASLMechanism) async throws {
         try await Self.withBroker { broker in
-            try await Self.roundTrip(broker, properties: Self.properties(mechanism))
+            try await Self.roundTrip(broker, properties: Self.properties(broker, mechanism))
             let statistics = broker.frontEnd.statistics
             #expect(Array(statistics.authenticated.keys) == [mechanism], "\(statistics)")
             #expect(statistics.authenticatedConnections >= 3, "admin, producer and consumer: \(statistics)")
@@ -105,7 +91,8 @@ import Testing
     @Test(arguments: KafkaSASLMechanism.allCases)
     func wrongPasswordFailsAndIsCountedAtTheFrontEnd(mechanism: KafkaSASLMechanism) async throws {
         try await Self.withBroker { broker in
-            let error = await Self.metadataError(broker, properties: Self.properties(mechanism, password: "wrong"))
+            let error = await Self.metadataError(
+                broker, properties: Self.properties(broker, mechanism, password: "wrong"))
             let statistics = broker.frontEnd.statistics
             #expect(statistics.authenticationFailures >= 1, "\(statistics)")
             #expect(statistics.authenticatedConnections == 0, "\(statistics)")
@@ -117,7 +104,8 @@ import Testing
 
     @Test func unknownUserFails() async throws {
         try await Self.withBroker(mechanisms: [.scramSHA256]) { broker in
-            let error = await Self.metadataError(broker, properties: Self.properties(.scramSHA256, user: "mallory"))
+            let error = await Self.metadataError(
+                broker, properties: Self.properties(broker, .scramSHA256, user: "mallory"))
             #expect(broker.frontEnd.statistics.authenticationFailures >= 1, "\(broker.frontEnd.statistics)")
             #expect(error?.message.contains("Authentication failed") == true, "\(String(describing: error))")
         }
@@ -125,7 +113,7 @@ import Testing
 
     @Test func unsupportedMechanismFails() async throws {
         try await Self.withBroker(mechanisms: [.scramSHA512]) { broker in
-            let error = await Self.metadataError(broker, properties: Self.properties(.scramSHA256))
+            let error = await Self.metadataError(broker, properties: Self.properties(broker, .scramSHA256))
             let statistics = broker.frontEnd.statistics
             #expect(statistics.unsupportedMechanisms >= 1, "\(statistics)")
             #expect(statistics.authenticatedConnections == 0, "\(statistics)")
@@ -135,7 +123,7 @@ import Testing
 
     @Test func clientWithoutSASLIsRefusedBeforeItsFirstRequest() async throws {
         try await Self.withBroker { broker in
-            _ = await Self.metadataError(broker, properties: Self.properties(nil))
+            _ = await Self.metadataError(broker, properties: Self.properties(broker, nil))
             let statistics = broker.frontEnd.statistics
             #expect(statistics.refusedRequests >= 1, "\(statistics)")
             #expect(statistics.authenticatedConnections == 0, "\(statistics)")
@@ -147,7 +135,7 @@ import Testing
         try await Self.withPKI { pki in
             try await Self.withBroker(tls: KafkaSASLFrontEnd.TLS(pki: pki)) { broker in
                 try await Self.roundTrip(
-                    broker, properties: Self.properties(mechanism, tls: true, caPath: pki.caCertificatePath))
+                    broker, properties: Self.properties(broker, mechanism, caPath: pki.caCertificatePath))
                 #expect(broker.frontEnd.statistics.authenticated[mechanism] ?? 0 >= 3, "\(broker.frontEnd.statistics)")
             }
         }
@@ -156,7 +144,7 @@ import Testing
     @Test func saslOverTLSFailsWithoutTrustingTheCA() async throws {
         try await Self.withPKI { pki in
             try await Self.withBroker(tls: KafkaSASLFrontEnd.TLS(pki: pki)) { broker in
-                let error = await Self.metadataError(broker, properties: Self.properties(.scramSHA256, tls: true))
+                let error = await Self.metadataError(broker, properties: Self.properties(broker, .scramSHA256))
                 #expect(broker.frontEnd.statistics.connections >= 1, "\(broker.frontEnd.statistics)")
                 #expect(broker.frontEnd.statistics.authenticatedConnections == 0, "\(broker.frontEnd.statistics)")
                 #expect(error?.message.contains("certificate verify failed") == true, "\(String(describing: error))")
@@ -169,7 +157,7 @@ import Testing
         try await Self.withPKI { pki in
             try await Self.withBroker(mechanisms: [], tls: KafkaSASLFrontEnd.TLS(pki: pki)) { broker in
                 try await Self.roundTrip(
-                    broker, properties: Self.properties(nil, tls: true, caPath: pki.caCertificatePath))
+                    broker, properties: Self.properties(broker, nil, caPath: pki.caCertificatePath))
                 #expect(broker.frontEnd.statistics.connections >= 3, "\(broker.frontEnd.statistics)")
             }
         }
@@ -180,7 +168,7 @@ import Testing
     @Test func manyRecordsPassThroughSCRAMOverTLSIntact() async throws {
         try await Self.withPKI { pki in
             try await Self.withBroker(tls: KafkaSASLFrontEnd.TLS(pki: pki)) { broker in
-                let properties = Self.properties(.scramSHA512, tls: true, caPath: pki.caCertificatePath)
+                let properties = Self.properties(broker, .scramSHA512, caPath: pki.caCertificatePath)
                 let client = KafkaClientConfiguration(
                     brokers: [broker.address], clientID: "salvo-sasl-test", properties: properties)
                 let topic = "salvo-sasl-bulk-\(UInt32.random(in: 0...UInt32.max))"
