@@ -148,7 +148,7 @@ let package = Package(
         // artifacts, a manual clock, child processes, a test PKI); not a product.
         .target(
             name: "SalvoTestSupport",
-            dependencies: [yams, nioSSL, crypto, x509, asn1],
+            dependencies: [yams, nioCore, nioPosix, nioSSL, crypto, x509, asn1],
             swiftSettings: swiftSettings
         ),
 

@@ -80,6 +80,9 @@ public struct TestPKI {
         self.clientKey = try NIOSSLPrivateKey(bytes: Array(clientKey.pemRepresentation.utf8), format: .pem)
     }
 
+    /// The CA certificate in PEM, for clients that read their trust roots from a file
+    /// (librdkafka's `ssl.ca.location`).
+    public var caCertificatePath: String { self.directory.appendingPathComponent("ca.pem").path }
     public var serverCertificatePath: String { self.directory.appendingPathComponent("server.pem").path }
     public var serverKeyPath: String { self.directory.appendingPathComponent("server-key.pem").path }
 
