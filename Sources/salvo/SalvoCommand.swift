@@ -40,7 +40,8 @@ struct SalvoCommand: AsyncParsableCommand {
             }
         } catch {
             guard let status = CommandExit.status(of: error) else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error, columns: nil) + "\n").utf8))
+            let line = CommandExit.message(of: error).map { "Error: \($0)" } ?? fullMessage(for: error, columns: nil)
+            FileHandle.standardError.write(Data((line + "\n").utf8))
             exit(withError: status.exitCode)
         }
     }

@@ -71,7 +71,8 @@ struct DeploymentFileTests {
         #expect(try command("tls").starts(with: ["mock-apns", "--generate-tls"]))
         #expect(
             try command("loadtest") == [
-                "loadtest", "--scenario", "/loadtest/scenarios/smoke.yaml", "--brokers", "kafka:9092", "--mock-admin",
+                "loadtest", "--scenario", "/loadtest/scenarios/smoke.yaml", "--kafka-config", "/etc/salvo/kafka.yaml",
+                "--mock-admin",
                 "http://mock:9101",
                 "--report-dir", "/var/lib/salvo/loadtest-report",
             ])

@@ -57,11 +57,23 @@ enum CommandExit: Int32, CaseIterable, Sendable {
         switch error {
         case let failure as CommandFailure: failure.exit
         case is SalvoWorkerError: .configuration
-        case let error as KafkaError: status(of: error)
-        case let error as APNsError: status(of: error)
-        case let error as LoadTestError: status(of: error)
+        // `as CommandExit` picks the overload for the type; without it this function calls itself.
+        case let error as KafkaError: status(of: error) as CommandExit
+        case let error as APNsError: status(of: error) as CommandExit
+        case let error as LoadTestError: status(of: error) as CommandExit
         case is ExitCode, is ValidationError, is CleanExit: nil
         default: String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") ? nil : .software
+        }
+    }
+
+    /// The words of a library error without its type and source location (those are for logs):
+    /// nil for every other error, which prints as it describes itself.
+    static func message(of error: any Error) -> String? {
+        switch error {
+        case let error as SalvoWorkerError: error.message
+        case let error as KafkaError: error.message
+        case let error as APNsError: error.message
+        default: nil
         }
     }
 
