@@ -99,13 +99,15 @@ public enum WorkerTopicCheck {
 
     /// Reads the metadata of every topic and the settings of those with required settings, then
     /// compares. Throws only when the cluster cannot be read at all (`.brokerUnavailable`,
-    /// `.timedOut`); settings the broker will not describe come back as `.unverified` findings.
+    /// `.timedOut`); settings the broker will not describe within `describeTimeout` (default:
+    /// `timeout`) come back as `.unverified` findings.
     public static func findings(
         _ requirements: [WorkerTopicRequirement],
         admin: KafkaAdmin,
         minimumPartitions: Int? = nil,
         minimumReplicationFactor: Int? = nil,
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(10),
+        describeTimeout: Duration? = nil
     ) async throws(KafkaError) -> [WorkerTopicFinding] {
         let metadata = try await admin.topics(timeout: timeout)
         let present = requirements.filter { requirement in metadata.contains { $0.name == requirement.name } }
@@ -113,7 +115,7 @@ public enum WorkerTopicCheck {
         var configs: [String: Result<[String: String], KafkaError>] = [:]
         if !described.isEmpty {
             do {
-                configs = try await admin.topicConfigs(described, timeout: timeout)
+                configs = try await admin.topicConfigs(described, timeout: describeTimeout ?? timeout)
             } catch {
                 for name in described { configs[name] = .failure(error) }
             }
