@@ -1,3 +1,4 @@
+import Foundation
 import SalvoKafka
 import SalvoTestSupport
 import Testing
@@ -113,6 +114,33 @@ import Testing
                 "\(line)")
             #expect(line.contains("retention.ms=259200000") != TopicsCommandTests.compacted.contains(role), "\(line)")
         }
+    }
+
+    @Test func dryRunOfASecuredClusterNamesItsClientProperties() async throws {
+        let directory = try ExternalProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("kafka.yaml")
+        try """
+        kafka:
+          brokers: ["kafka-1.example:9093"]
+          properties:
+            security.protocol: SASL_SSL
+            sasl.mechanism: SCRAM-SHA-512
+            sasl.username: salvo
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let run = try await CommandRunner.salvo(["topics", "create", "--dry-run", "--kafka-config", file.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdoutText.split(separator: "\n")
+        #expect(
+            lines.first
+                == "# client.properties for --command-config: sasl.mechanism=SCRAM-SHA-512 sasl.username=salvo security.protocol=SASL_SSL"
+        )
+        #expect(
+            lines.dropFirst().allSatisfy {
+                $0.hasPrefix(
+                    "kafka-topics.sh --bootstrap-server kafka-1.example:9093 --command-config client.properties --create"
+                )
+            }, "\(run.stdoutText)")
     }
 
     @Test func checkFindsEveryWrongSetting() async throws {

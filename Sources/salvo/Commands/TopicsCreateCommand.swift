@@ -63,8 +63,20 @@ struct TopicsCreateCommand: AsyncParsableCommand {
     func run() async throws {
         let planned = try newTopics()
         if dryRun {
-            let bootstrap = try kafka.isGiven ? kafka.client(clientID: "salvo-topics").brokerList : "$BROKERS"
-            for (_, topic) in planned { print(Self.kafkaTopicsCommand(topic, bootstrap: bootstrap)) }
+            let client = try kafka.isGiven ? kafka.client(clientID: "salvo-topics") : nil
+            // A secured cluster's settings go to kafka-topics.sh in a properties file.
+            let properties = (client?.properties ?? [:]).sorted { $0.key < $1.key }
+            if !properties.isEmpty {
+                let lines = properties.map {
+                    "\($0.key)=\(KafkaPropertyRedaction.printable($0.value, property: $0.key))"
+                }
+                print("# client.properties for --command-config: \(lines.joined(separator: " "))")
+            }
+            for (_, topic) in planned {
+                print(
+                    Self.kafkaTopicsCommand(
+                        topic, bootstrap: client?.brokerList ?? "$BROKERS", commandConfig: !properties.isEmpty))
+            }
             return
         }
         let client = try kafka.client(clientID: "salvo-topics", verbose: topics.verbose)
@@ -84,12 +96,14 @@ struct TopicsCreateCommand: AsyncParsableCommand {
         }
     }
 
-    /// `kafka-topics.sh --bootstrap-server B --create --if-not-exists --topic T --partitions N
-    /// --replication-factor R [--config k=v ...]`; a secured cluster adds `--command-config`.
-    static func kafkaTopicsCommand(_ topic: KafkaNewTopic, bootstrap: String) -> String {
+    /// `kafka-topics.sh --bootstrap-server B [--command-config client.properties] --create
+    /// --if-not-exists --topic T --partitions N --replication-factor R [--config k=v ...]`.
+    static func kafkaTopicsCommand(_ topic: KafkaNewTopic, bootstrap: String, commandConfig: Bool = false) -> String {
         let configs = topic.configs.sorted { $0.key < $1.key }.map { " --config \($0.key)=\($0.value)" }.joined()
-        return "kafka-topics.sh --bootstrap-server \(bootstrap) --create --if-not-exists --topic \(topic.name) "
-            + "--partitions \(topic.partitions) --replication-factor \(topic.replicationFactor)\(configs)"
+        let secured = commandConfig ? " --command-config client.properties" : ""
+        return "kafka-topics.sh --bootstrap-server \(bootstrap)\(secured) --create --if-not-exists "
+            + "--topic \(topic.name) --partitions \(topic.partitions) "
+            + "--replication-factor \(topic.replicationFactor)\(configs)"
     }
 
     /// Creates the missing topics, prints one line per topic, and returns the failures.
@@ -98,7 +112,7 @@ struct TopicsCreateCommand: AsyncParsableCommand {
         do {
             existing = try await admin.topics(timeout: topics.timeout.duration)
         } catch {
-            throw CommandFailure("cannot reach broker(s) \(brokers): \(error.message)", exit: .unavailable)
+            throw CommandFailure("cannot reach broker(s) \(brokers): \(error.message)", exit: CommandExit.status(of: error))
         }
         let missing = planned.filter { topic in !existing.contains { $0.name == topic.name } }
         let results: [KafkaTopicCreationResult]
