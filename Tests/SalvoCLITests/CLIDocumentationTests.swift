@@ -66,7 +66,8 @@ struct CLIDocumentationTests {
         var helps: Set<String> = []
         for command in [
             ["campaign", "cancel"], ["campaign", "pause"], ["campaign", "resume"], ["campaign", "status"],
-            ["enqueue"], ["loadtest"], ["demo"], ["bench", "kafka"],
+            ["enqueue"], ["loadtest"], ["demo"], ["bench", "kafka"], ["bench", "worker"], ["bench", "latency"],
+            ["topics", "create"], ["topics", "check"],
         ] {
             let help = try await CommandRunner.salvo(command + ["--help"]).stdoutText
             let start = try #require(help.range(of: "  --kafka-config <file>"), "\(command)")

@@ -37,6 +37,7 @@ struct CommandExitCodeTests {
         arguments: [
             ["campaign", "cancel", "c"], ["campaign", "pause", "c"], ["campaign", "resume", "c"],
             ["campaign", "status", "c"], ["enqueue", "--topic", "t"], ["demo"], ["bench", "kafka"],
+            ["bench", "worker"], ["bench", "latency"], ["topics", "create"], ["topics", "check"],
         ])
     func missingKafkaConfig(arguments: [String]) async throws {
         let path = "/nonexistent-\(UUID().uuidString)/kafka.yaml"
@@ -128,6 +129,8 @@ struct CommandExitCodeTests {
             ],
             ["campaign", "status", "c", "--brokers", broker, "--timeout", "2s"],
             ["campaign", "cancel", "c", "--brokers", broker, "--timeout", "2s"],
+            ["topics", "create", "--brokers", broker, "--timeout", "2s"],
+            ["topics", "check", "--brokers", broker, "--timeout", "2s"],
         ]
         for arguments in runs {
             let run = try await CommandRunner.salvo(arguments)

@@ -18,8 +18,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         abstract: "Per-user p50/p99 (Kafka produce → APNs 200) under a saturating campaign, against the broker's floor."
     )
 
-    @Option(help: "Bootstrap brokers of a real Kafka.")
-    var brokers: String
+    /// A real Kafka.
+    @OptionGroup var kafka: KafkaConnectionOptions
 
     @Option(
         help:
@@ -58,7 +58,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let probe = BenchLatencyProbe()
         let stage = try await BenchWorkerStage(
-            brokers: brokers, directory: directory, latencyMilliseconds: 0, pinning: false, validating: true,
+            kafka: try kafka.client(clientID: "salvo-bench"), directory: directory, latencyMilliseconds: 0,
+            pinning: false, validating: true,
             credential: .token,
             listeners: [probe])
         let prefix = "\(stage.prefix)-latency"
@@ -80,7 +81,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         try await stage.produce(
             jobs: jobs, tokensPerJob: 1_000, topic: "\(prefix).jobs", runID: UInt32.random(in: 0...UInt32.max))
         let workerProperties = workerFetchWaitMilliseconds.map { ["fetch.wait.max.ms": String($0)] } ?? [:]
-        let floor = try floorConsumer(topic: "\(prefix).jobs.priority", properties: workerProperties)
+        let floor = try floorConsumer(
+            topic: "\(prefix).jobs.priority", properties: workerProperties, client: stage.kafka)
         let reading = Task {
             for try await message in floor.messages {
                 guard let key = message.key, let produced = message.timestampMilliseconds else { continue }
@@ -100,7 +102,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             try await stage.waitForAccepted(jobs * 1_000 / 20, worker: worker, timeout: .seconds(600))
             let count = perUserRate * perUserSeconds
             let (acceptedBefore, startedAt) = (stage.server.stats().accepted, ContinuousClock.now)
-            try await producePerUser(count: count, topic: "\(prefix).jobs.priority", probe: probe)
+            try await producePerUser(count: count, topic: "\(prefix).jobs.priority", probe: probe, client: stage.kafka)
             let deadline = ContinuousClock.now + .seconds(120)
             while probe.answered < count, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
@@ -130,9 +132,11 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     /// The floor: a consumer of the per-user topic in a group of its own, with the settings the
     /// worker's priority consumer has (the same class, `fetch.wait.max.ms` included), so the only
     /// difference left is the worker itself.
-    private func floorConsumer(topic: String, properties: [String: String]) throws -> KafkaConsumer {
+    private func floorConsumer(
+        topic: String, properties: [String: String], client: KafkaClientConfiguration
+    ) throws -> KafkaConsumer {
         var configuration = KafkaConsumerConfiguration(
-            client: KafkaClientConfiguration(bootstrapServers: brokers), groupID: "\(topic).floor", topics: [topic])
+            client: client, groupID: "\(topic).floor", topics: [topic])
         configuration.sessionTimeout = .seconds(6)
         configuration.heartbeatInterval = .milliseconds(500)
         configuration.properties = properties
@@ -143,8 +147,10 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     /// One job per push, at the rate, each timed from the moment it went to the producer
     /// (librdkafka stamps the record's CreateTime in the same call). No linger: a batch wait
     /// would count as Kafka transit for both the worker and the floor, and hide the difference.
-    private func producePerUser(count: Int, topic: String, probe: BenchLatencyProbe) async throws {
-        var configuration = KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: brokers))
+    private func producePerUser(
+        count: Int, topic: String, probe: BenchLatencyProbe, client: KafkaClientConfiguration
+    ) async throws {
+        var configuration = KafkaProducerConfiguration(client: client)
         configuration.linger = .zero
         let producer = try KafkaProducer(
             configuration: configuration, logger: CommandLogger.make(label: "salvo.bench.latency", verbose: false))

@@ -24,8 +24,8 @@ struct BenchWorkerCommand: AsyncParsableCommand {
             "Worker CPU-seconds per 100k notifications (campaign and per-user mode) and peak RSS, against a real Kafka."
     )
 
-    @Option(help: "Bootstrap brokers of a real Kafka (the embedded cluster keeps too little to be a benchmark).")
-    var brokers: String
+    /// A real Kafka: the embedded cluster keeps too little to be a benchmark.
+    @OptionGroup var kafka: KafkaConnectionOptions
 
     @Option(help: "Notifications in campaign mode (jobs of --tokens-per-job tokens).")
     var campaignNotifications = 1_000_000
@@ -100,7 +100,8 @@ struct BenchWorkerCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let bench = try await BenchWorkerStage(
-            brokers: brokers, directory: directory, latencyMilliseconds: mockLatencyMilliseconds, pinning: pinCPUs,
+            kafka: try kafka.client(clientID: "salvo-bench"), directory: directory,
+            latencyMilliseconds: mockLatencyMilliseconds, pinning: pinCPUs,
             validating: !fastMock, credential: credential,
             launch: BenchWorkerLaunch(
                 executable: workerExecutable, wrapper: workerWrapper, timeoutSeconds: timeoutSeconds))

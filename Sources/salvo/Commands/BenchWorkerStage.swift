@@ -60,7 +60,8 @@ struct BenchWorkerStage {
     static let app = "bench"
     static let topic = "com.example.bench"
 
-    let brokers: String
+    /// The cluster (`--kafka-config`, `--brokers`); the worker child gets the same settings.
+    let kafka: KafkaClientConfiguration
     let directory: URL
     let prefix: String
     let server: MockAPNsServer
@@ -79,11 +80,11 @@ struct BenchWorkerStage {
     let launch: BenchWorkerLaunch
 
     init(
-        brokers: String, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool,
+        kafka: KafkaClientConfiguration, directory: URL, latencyMilliseconds: Int, pinning: Bool, validating: Bool,
         credential: Credential,
         launch: BenchWorkerLaunch = .native, listeners: [any MockAPNsListener] = []
     ) async throws {
-        self.brokers = brokers
+        self.kafka = kafka
         self.launch = launch
         self.directory = directory
         prefix = "salvo-bench-\(UInt32.random(in: 0...UInt32.max))"
@@ -117,7 +118,7 @@ struct BenchWorkerStage {
     private static let topicSuffixes = ["jobs", "jobs.priority", "retry", "feedback", "dlq"]
 
     func createTopics(prefix: String) async throws {
-        let admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
+        let admin = try KafkaAdmin(configuration: kafka, logger: logger)
         let names = Self.topicSuffixes.map { "\(prefix).\($0)" }
         do {
             _ = try await admin.createTopics(names.map { KafkaNewTopic(name: $0, partitions: 4, replicationFactor: 1) })
@@ -132,7 +133,7 @@ struct BenchWorkerStage {
     func deleteTopics(prefix: String) async {
         guard
             let admin = try? KafkaAdmin(
-                configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
+                configuration: kafka, logger: logger)
         else { return }
         try? await admin.deleteTopics(Self.topicSuffixes.map { "\(prefix).\($0)" })
         await admin.close()
@@ -215,7 +216,7 @@ struct BenchWorkerStage {
 
     func produce(jobs: Int, tokensPerJob: Int, topic: String, runID: UInt32) async throws {
         let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: brokers)),
+            configuration: KafkaProducerConfiguration(client: kafka),
             logger: logger)
         let failures = Atomic<Int>(0)
         var counter: UInt64 = UInt64(runID) << 32
@@ -236,6 +237,28 @@ struct BenchWorkerStage {
         }
     }
 
+    /// The cluster's properties for the worker child's `kafka:` block: printable ones inline,
+    /// secrets (``KafkaPropertyRedaction``) through `properties_files`, each in a file of this
+    /// stage's directory readable by its owner only, so no secret is written into the YAML.
+    private func kafkaPropertiesYAML() throws -> String {
+        var inline: [String] = []
+        var files: [String] = []
+        for (name, value) in kafka.properties.sorted(by: { $0.key < $1.key }) {
+            if KafkaPropertyRedaction.isPrintable(property: name) {
+                inline.append("\(name): \"\(value)\"")
+                continue
+            }
+            let path = directory.appendingPathComponent("kafka-property-\(files.count)").path
+            guard
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(value.utf8), attributes: [.posixPermissions: 0o600])
+            else { throw CommandFailure("cannot write \(path)", exit: .software) }
+            files.append("\(name): \(path)")
+        }
+        return
+            "\n  properties: {\(inline.joined(separator: ", "))}\n  properties_files: {\(files.joined(separator: ", "))}"
+    }
+
     /// A worker on the topics named `prefix.…`, in a group of the same name.
     func startWorker(
         prefix: String, consumerProperties: [String: String] = [:], maximumStreams: Int? = nil,
@@ -245,7 +268,7 @@ struct BenchWorkerStage {
         let extra = consumerProperties.sorted { $0.key < $1.key }.map { ", \($0.key): \"\($0.value)\"" }.joined()
         let yaml = """
             kafka:
-              brokers: ["\(brokers)"]
+              brokers: [\(kafka.brokers.map { "\"\($0)\"" }.joined(separator: ", "))]\(try kafkaPropertiesYAML())
               consumer_properties: {session.timeout.ms: "6000", heartbeat.interval.ms: "500"\(extra)}
             group_id: \(prefix)
             topics: {jobs: \(prefix).jobs, priority: \(prefix).jobs.priority, retry: \(prefix).retry, feedback: \(prefix).feedback, dead_letter: \(prefix).dlq, control: null, progress: null}
