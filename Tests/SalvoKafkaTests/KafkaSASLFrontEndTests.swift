@@ -72,7 +72,9 @@ import Testing
         }
         let error = await #expect(throws: KafkaError.self) { try await admin.topics(timeout: .seconds(5)) }
         await admin.close()
-        print("librdkafka's error through the front end: \(error.map { "\($0)" } ?? "none")")
+        print(
+            "librdkafka's error through the front end: \(error.map { "\($0) (code \($0.code), retriable \($0.isRetriable))" } ?? "none")"
+        )
         return error
     }
 

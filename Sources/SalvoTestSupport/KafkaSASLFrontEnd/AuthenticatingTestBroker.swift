@@ -46,9 +46,11 @@ public final class AuthenticatingTestBroker: Sendable {
         do {
             port = try process.listeningPort(timeout: .seconds(20))
         } catch {
+            let state = process.isRunning ? "still running" : "exited"
+            let output = "stdout:\n\(process.stdout.suffix(2_000))\nstderr:\n\(process.stderr.suffix(2_000))"
             await process.stop()
             await frontEnd.stop()
-            throw error
+            throw TestFailure("\(error)\n(tansu \(state))\n\(output)")
         }
         frontEnd.setUpstream(host: "127.0.0.1", port: port)
         return AuthenticatingTestBroker(frontEnd: frontEnd, tansu: process, upstreamPort: port)
