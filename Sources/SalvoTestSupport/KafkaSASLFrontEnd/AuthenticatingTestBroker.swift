@@ -76,9 +76,11 @@ public final class AuthenticatingTestBroker: Sendable {
     /// Tansu's log so far, for a failing test's message.
     public var brokerLog: String { tansu.stdout + tansu.stderr }
 
-    /// Stops the front end, then Tansu.
+    /// Stops the front end, then Tansu. Tansu is killed: it catches SIGTERM and, once clients have
+    /// connected, did not exit within BackgroundProcess's 10 s grace (measured: every test paid
+    /// it), and its memory storage has nothing to keep.
     public func stop() async {
         await frontEnd.stop()
-        await tansu.stop()
+        tansu.killAndWait()
     }
 }
