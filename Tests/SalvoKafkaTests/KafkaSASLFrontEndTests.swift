@@ -72,7 +72,9 @@ import Testing
         }
         let error = await #expect(throws: KafkaError.self) { try await admin.topics(timeout: .seconds(5)) }
         await admin.close()
-        print("librdkafka's error through the front end: \(error.map { "\($0)" } ?? "none")")
+        print(
+            "librdkafka's error through the front end: \(error.map { "\($0) (code \($0.code), retriable \($0.isRetriable))" } ?? "none")"
+        )
         return error
     }
 
@@ -96,6 +98,10 @@ import Testing
             let statistics = broker.frontEnd.statistics
             #expect(statistics.authenticationFailures >= 1, "\(statistics)")
             #expect(statistics.authenticatedConnections == 0, "\(statistics)")
+            let reason =
+                mechanism == .plain
+                ? "PLAIN: wrong user or password for alice" : "\(mechanism): wrong proof for user alice"
+            #expect(statistics.failureReasons.first == reason, "\(statistics.failureReasons)")
             #expect(error?.message.contains("Authentication failed") == true, "\(String(describing: error))")
             #expect(error?.message.contains(broker.address) == true, "names the broker: \(String(describing: error))")
             #expect(error?.message.contains("wrong") == false, "no password in: \(String(describing: error))")

@@ -46,9 +46,11 @@ public final class AuthenticatingTestBroker: Sendable {
         do {
             port = try process.listeningPort(timeout: .seconds(20))
         } catch {
+            let state = process.isRunning ? "still running" : "exited"
+            let output = "stdout:\n\(process.stdout.suffix(2_000))\nstderr:\n\(process.stderr.suffix(2_000))"
             await process.stop()
             await frontEnd.stop()
-            throw error
+            throw TestFailure("\(error)\n(tansu \(state))\n\(output)")
         }
         frontEnd.setUpstream(host: "127.0.0.1", port: port)
         return AuthenticatingTestBroker(frontEnd: frontEnd, tansu: process, upstreamPort: port)
@@ -74,9 +76,11 @@ public final class AuthenticatingTestBroker: Sendable {
     /// Tansu's log so far, for a failing test's message.
     public var brokerLog: String { tansu.stdout + tansu.stderr }
 
-    /// Stops the front end, then Tansu.
+    /// Stops the front end, then Tansu. Tansu is killed: it catches SIGTERM and, once clients have
+    /// connected, did not exit within BackgroundProcess's 10 s grace (measured: every test paid
+    /// it), and its memory storage has nothing to keep.
     public func stop() async {
         await frontEnd.stop()
-        await tansu.stop()
+        tansu.killAndWait()
     }
 }

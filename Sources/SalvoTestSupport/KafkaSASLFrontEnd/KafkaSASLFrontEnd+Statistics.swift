@@ -18,6 +18,9 @@ extension KafkaSASLFrontEnd {
         public var upstreamFailures = 0
         /// The users that authenticated, in order.
         public var users: [String] = []
+        /// Why each connection failed before authenticating, in order, for a failing test's
+        /// message: mechanism, user and step, never a password.
+        public var failureReasons: [String] = []
 
         public init() {}
 
@@ -34,9 +37,15 @@ extension KafkaSASLFrontEnd {
 
         mutating func count(_ failure: KafkaSASLSession.Failure) {
             switch failure {
-            case .unsupportedMechanism: unsupportedMechanisms += 1
-            case .authenticationFailed: authenticationFailures += 1
-            case .refusedRequest: refusedRequests += 1
+            case .unsupportedMechanism(let name):
+                unsupportedMechanisms += 1
+                failureReasons.append("unsupported mechanism \(name)")
+            case .authenticationFailed(let mechanism, let reason):
+                authenticationFailures += 1
+                failureReasons.append("\(mechanism): \(reason)")
+            case .refusedRequest(let reason):
+                refusedRequests += 1
+                failureReasons.append("refused: \(reason)")
             }
         }
     }
