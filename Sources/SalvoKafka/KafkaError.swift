@@ -26,6 +26,9 @@ public struct KafkaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let messageRejected = Code("messageRejected")
         /// The cluster refused the client the operation (topic or cluster authorization).
         public static let unauthorized = Code("unauthorized")
+        /// The cluster refused the client's credentials (SASL): retrying with the same ones will
+        /// not help.
+        public static let authenticationFailed = Code("authenticationFailed")
         /// Committing offsets failed.
         public static let commitFailed = Code("commitFailed")
         /// The client raised a fatal error (for example an idempotent producer lost its sequence).

@@ -10,7 +10,7 @@ extension RDKafkaClient {
         let error = rd_kafka_metadata(handle, 1, nil, &metadata, timeout.timeoutMilliseconds)
         guard error == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
             drainEventsForErrorText()
-            throw .rdKafka(error, context: "cannot read cluster metadata", detail: lastErrorText)
+            throw requestFailure(error, context: "cannot read cluster metadata")
         }
         // The metadata object is ours until rd_kafka_metadata_destroy.
         defer { rd_kafka_metadata_destroy(metadata) }
@@ -204,7 +204,7 @@ extension RDKafkaClient {
         guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
             let text = rd_kafka_event_error_string(event).map { String(cString: $0) }
             drainEventsForErrorText()
-            throw .rdKafka(error, context: operation.context, detail: lastErrorText ?? text)
+            throw requestFailure(error, context: operation.context, fallback: text)
         }
         return read(event)
     }

@@ -123,7 +123,7 @@ extension RDKafkaClient {
         let list = RDKafkaTopicPartitionList(partitions)
         let error = rd_kafka_committed(handle, list.pointer, timeout.timeoutMilliseconds)
         guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw .rdKafka(error, context: "cannot read committed offsets", detail: lastErrorText)
+            throw requestFailure(error, context: "cannot read committed offsets")
         }
         var result: [KafkaTopicPartition: Int64?] = [:]
         for entry in list.entries {
@@ -141,7 +141,7 @@ extension RDKafkaClient {
         let list = RDKafkaTopicPartitionList(partitions, offset: timestamp)
         let error = rd_kafka_offsets_for_times(handle, list.pointer, timeout.timeoutMilliseconds)
         guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw .rdKafka(error, context: "cannot look offsets up by time", detail: lastErrorText)
+            throw requestFailure(error, context: "cannot look offsets up by time")
         }
         var result: [KafkaTopicPartition: Int64] = [:]
         for entry in list.entries where entry.error == RD_KAFKA_RESP_ERR_NO_ERROR {

@@ -224,11 +224,11 @@ extension RDKafkaClient {
         let text = rd_kafka_event_error_string(event).map { String(cString: $0) }
         if rd_kafka_event_error_is_fatal(event) != 0 {
             let fatal = fatalError() ?? .rdKafka(code, context: "fatal client error", detail: text, isFatal: true)
-            recordError(fatal.message)
+            recordError(fatal.message, code: code)
             logger.error("librdkafka fatal error", metadata: ["error": "\(fatal)"])
             return fatal
         }
-        if let text { recordError(text) }
+        if let text { recordError(text, code: code) }
         let error = KafkaError.rdKafka(code, context: "client error", detail: text)
         // librdkafka reports a broker failure twice: a FAIL log line ("[thrd:…]: " + text), then
         // an error event with the text. The line was written (or counted) already.

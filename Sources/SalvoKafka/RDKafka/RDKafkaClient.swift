@@ -34,7 +34,7 @@ final class RDKafkaClient: @unchecked Sendable {
     let logger: Logger
     /// Consumers: whether fetched messages are given their key and headers.
     let readsKeysAndHeaders: Bool
-    private let lastError = Mutex<String?>(nil)
+    private let lastError = Mutex<(text: String, code: rd_kafka_resp_err_t)?>(nil)
     /// The names of the topics messages arrived from, so that a message shares its topic's
     /// `String` instead of building one (see ``topicName(_:)``). Only the loop thread uses it.
     let topicNames = Mutex<[String]>([])
@@ -73,7 +73,8 @@ final class RDKafkaClient: @unchecked Sendable {
         guard let handle = rd_kafka_new(type, conf, &errorText, errorText.count) else {
             // rd_kafka_new frees conf only on success: on failure it is still ours.
             rd_kafka_conf_destroy(conf)
-            throw .configuration("cannot create Kafka client: \(String(cCharBuffer: errorText))")
+            let brokers = properties["bootstrap.servers"].map { " for \($0)" } ?? ""
+            throw .configuration("cannot create Kafka client\(brokers): \(String(cCharBuffer: errorText))")
         }
         // From here on `conf` belongs to `handle`.
         _ = rd_kafka_set_log_queue(handle, nil)
@@ -115,11 +116,26 @@ final class RDKafkaClient: @unchecked Sendable {
 
     /// The text of the latest client-level error event, e.g. why a broker connection failed.
     var lastErrorText: String? {
-        lastError.withLock { $0 }
+        lastError.withLock { $0?.text }
     }
 
-    func recordError(_ text: String) {
-        lastError.withLock { $0 = text }
+    func recordError(_ text: String, code: rd_kafka_resp_err_t) {
+        lastError.withLock { $0 = (text, code) }
+    }
+
+    /// A request's failure, with the latest client error event as its detail (or `fallback`).
+    /// librdkafka fails a request whose connection could not authenticate with a transport or
+    /// time-out code and says why only in the error event (`__AUTHENTICATION`): such a failure
+    /// is classed ``KafkaError/Code/authenticationFailed``, so callers can tell wrong credentials
+    /// from an unreachable broker.
+    func requestFailure(_ error: rd_kafka_resp_err_t, context: String, fallback: String? = nil) -> KafkaError {
+        let last = lastError.withLock { $0 }
+        var failure = KafkaError.rdKafka(error, context: context, detail: last?.text ?? fallback)
+        if last?.code == RD_KAFKA_RESP_ERR__AUTHENTICATION || last?.code == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED {
+            failure.code = .authenticationFailed
+            failure.isRetriable = false
+        }
+        return failure
     }
 
     /// The error librdkafka raised when the client turned fatal.

@@ -17,7 +17,10 @@ extension WorkerEngine {
             } catch {
                 failure = error
             }
-            guard failure.code != .unknownTopic, !failure.isPermanent, !failure.isFatal else { throw failure }
+            // Wrong credentials are not waited out: the operator must change them (exit 78).
+            guard failure.code != .unknownTopic, failure.code != .authenticationFailed, !failure.isPermanent,
+                !failure.isFatal
+            else { throw failure }
             failures += 1
             if failures == 1 || failures % 6 == 0 {
                 logger.warning(

@@ -79,7 +79,7 @@ enum CommandExit: Int32, CaseIterable, Sendable {
 
     static func status(of error: KafkaError) -> CommandExit {
         switch error.code {
-        case .configuration, .unknownTopic, .unauthorized: .configuration
+        case .configuration, .unknownTopic, .unauthorized, .authenticationFailed: .configuration
         case .messageRejected: .data
         default: .unavailable
         }

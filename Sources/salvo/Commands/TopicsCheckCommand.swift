@@ -47,7 +47,8 @@ struct TopicsCheckCommand: AsyncParsableCommand {
                 minimumReplicationFactor: replicationFactor, timeout: topics.timeout.duration)
         } catch {
             await admin.close()
-            throw CommandFailure("cannot reach broker(s) \(client.brokerList): \(error.message)", exit: .unavailable)
+            throw CommandFailure(
+                "cannot reach broker(s) \(client.brokerList): \(error.message)", exit: CommandExit.status(of: error))
         }
         await admin.close()
         for requirement in requirements {

@@ -4,11 +4,20 @@ import SalvoKafka
 import SalvoTestSupport
 import Synchronization
 
-/// The test broker started by scripts/with-broker.sh, and the topics a test made there.
+/// The test broker started by scripts/with-broker.sh (or a broker that requires authentication,
+/// ``init(secured:properties:secrets:directory:)``), and the topics a test made there.
 /// Missing configuration fails the test: these tests must never be skipped silently.
 final class CLITestCluster: Sendable {
     let brokers: String
     let admin: KafkaAdmin
+    /// The librdkafka properties every client of this cluster needs (TLS, SASL), secrets included:
+    /// for the test's own clients and kcat, never for a `salvo` argument.
+    let properties: [String: String]
+    /// What `salvo` commands are given to reach the cluster: `--brokers`, or `--kafka-config` with
+    /// a file whose secrets are in files of their own (`properties_files`).
+    let connectionArguments: [String]
+    /// The lines a worker configuration's `kafka:` block adds for this cluster (two-space indent).
+    let workerKafkaLines: [String]
     private let topics = Mutex<[String]>([])
 
     init() throws {
@@ -19,9 +28,43 @@ final class CLITestCluster: Sendable {
             )
         }
         self.brokers = brokers
+        properties = [:]
+        connectionArguments = ["--brokers", brokers]
+        workerKafkaLines = []
+        admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: Self.logger)
+    }
+
+    /// A cluster behind `broker`'s address. `properties` are the non-secret client settings and
+    /// `secrets` the secret ones, which go to files in `directory` named by `properties_files`.
+    init(secured broker: String, properties: [String: String], secrets: [String: String], directory: URL) throws {
+        let all = properties.merging(secrets) { $1 }
+        brokers = broker
+        self.properties = all
+        var fileLines: [String] = []
+        for (name, value) in secrets.sorted(by: { $0.key < $1.key }) {
+            let file = directory.appendingPathComponent("kafka-secret-\(name)")
+            try value.write(to: file, atomically: true, encoding: .utf8)
+            fileLines.append("    \(name): \(file.path)")
+        }
+        let propertyLines = properties.sorted { $0.key < $1.key }.map { "    \($0.key): \"\($0.value)\"" }
+        workerKafkaLines = ["properties:"] + propertyLines + (fileLines.isEmpty ? [] : ["properties_files:"] + fileLines)
+        let kafkaConfig = directory.appendingPathComponent("kafka.yaml")
+        try (["kafka:", "  brokers: [\"\(broker)\"]"] + workerKafkaLines.map { "  \($0)" }).joined(separator: "\n")
+            .write(to: kafkaConfig, atomically: true, encoding: .utf8)
+        connectionArguments = ["--kafka-config", kafkaConfig.path]
+        admin = try KafkaAdmin(
+            configuration: KafkaClientConfiguration(bootstrapServers: broker, properties: all), logger: Self.logger)
+    }
+
+    private static var logger: Logger {
         var logger = Logger(label: "salvo.cli.test")
         logger.logLevel = .critical
-        admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: logger)
+        return logger
+    }
+
+    /// The test's own client settings for this cluster.
+    var clientConfiguration: KafkaClientConfiguration {
+        KafkaClientConfiguration(bootstrapServers: brokers, properties: properties)
     }
 
     /// A name no other test uses; it is deleted by `cleanUp` whether or not it was created.
@@ -44,7 +87,8 @@ final class CLITestCluster: Sendable {
 
     /// All messages of a topic as kcat prints them with `format`, reading to the end.
     func read(_ topic: String, format: String) async throws -> ExternalProcess.Result {
-        try await CommandRunner.kcat(["-b", brokers, "-C", "-t", topic, "-e", "-q", "-f", format])
+        let settings = properties.sorted { $0.key < $1.key }.flatMap { ["-X", "\($0.key)=\($0.value)"] }
+        return try await CommandRunner.kcat(["-b", brokers] + settings + ["-C", "-t", topic, "-e", "-q", "-f", format])
     }
 }
 

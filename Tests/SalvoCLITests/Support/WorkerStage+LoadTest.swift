@@ -32,7 +32,7 @@ extension WorkerStage {
     ) async throws -> (result: ExternalProcess.Result, reports: URL) {
         let reports = directory.appendingPathComponent("report-\(name)")
         let result = try await CommandRunner.salvo(
-            ["loadtest", "--scenario", scenario.path, "--brokers", cluster.brokers, "--report-dir", reports.path]
+            ["loadtest", "--scenario", scenario.path, "--report-dir", reports.path] + cluster.connectionArguments
                 + (observe ?? ["--mock-admin", "http://127.0.0.1:\(mockAdminPort)"]),
             timeout: timeout)
         return (result, reports)

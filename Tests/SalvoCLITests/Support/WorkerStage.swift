@@ -53,9 +53,8 @@ final class WorkerStage: Sendable {
                 "\(prefix).\($0)"
             })
         let topics = try await CommandRunner.salvo([
-            "topics", "create", "--brokers", cluster.brokers, "--prefix", prefix, "--partitions", String(partitions),
-            "--replication-factor", "1",
-        ])
+            "topics", "create", "--prefix", prefix, "--partitions", String(partitions), "--replication-factor", "1",
+        ] + cluster.connectionArguments)
         guard topics.status == 0 else { throw TestFailure("topics create failed: \(topics.stderr)") }
 
         let tls = directory.appendingPathComponent("tls").path
@@ -133,7 +132,7 @@ final class WorkerStage: Sendable {
         name: String = "worker.yaml", brokers: String? = nil, logLevel: String = "warning", extra: String = "",
         kafka: [String] = [], topics: [String: String] = [:], groupID: String? = nil
     ) throws -> URL {
-        let kafkaLines = kafka.map { "\n  \($0)" }.joined()
+        let kafkaLines = ((brokers == nil ? cluster.workerKafkaLines : []) + kafka).map { "\n  \($0)" }.joined()
         let yaml = """
             kafka:
               brokers: ["\(brokers ?? cluster.brokers)"]
@@ -194,7 +193,7 @@ final class WorkerStage: Sendable {
         let file = directory.appendingPathComponent("jobs-\(UUID().uuidString).ndjson")
         try CampaignFixture.write(lines, to: file)
         let result = try await CommandRunner.salvo(
-            ["enqueue", "--brokers", cluster.brokers, "--topic", topic, "--key-field", "id", file.path],
+            ["enqueue", "--topic", topic, "--key-field", "id", file.path] + cluster.connectionArguments,
             timeout: .seconds(120))
         guard result.status == 0 else { throw TestFailure("enqueue to \(topic) failed: \(result.stderr)") }
     }
@@ -243,7 +242,7 @@ final class WorkerStage: Sendable {
         let partitions = counts.keys.sorted().map { KafkaTopicPartition(topic: topic, partition: $0) }
         // Without joining the group: a consumer would start a rebalance of the workers at each look.
         let committed = try await KafkaGroupOffsets.committed(
-            group: group, partitions: partitions, client: KafkaClientConfiguration(bootstrapServers: cluster.brokers),
+            group: group, partitions: partitions, client: cluster.clientConfiguration,
             logger: logger)
         return partitions.compactMap { partition in
             let have = committed[partition] ?? nil
