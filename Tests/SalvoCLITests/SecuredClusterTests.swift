@@ -145,6 +145,69 @@ struct SecuredClusterTests {
         }
     }
 
+    @Test(
+        "the RUNBOOK's \"Stop a campaign now\" runs as written against a broker that requires SCRAM over TLS",
+        .timeLimit(.minutes(3)))
+    func runbookStopACampaignNow() async throws {
+        let block = try Self.runbookBlock(section: "## Stop a campaign now")
+        #expect(block.contains("--kafka-config $KAFKA_CONFIG"), "\(block)")
+        let pki = try TestPKI()
+        defer { pki.remove() }
+        let broker = try await AuthenticatingTestBroker.start(
+            mechanisms: [.scramSHA512], users: [Self.user: Self.password], tls: KafkaSASLFrontEnd.TLS(pki: pki))
+        try await withCleanUp(broker, cleanUp: { await $0.stop() }) { broker in
+            var properties = broker.frontEnd.clientProperties(
+                mechanism: .scramSHA512, user: Self.user, password: Self.password, caLocation: pki.caCertificatePath)
+            properties["sasl.password"] = nil
+            let cluster = try CLITestCluster(
+                secured: broker.address, properties: properties, secrets: ["sasl.password": Self.password],
+                directory: pki.directory)
+            try await withCleanUp(cluster, cleanUp: { await $0.cleanUp() }) { cluster in
+                // The broker is this test's own: the runbook's default topic names are free.
+                let topics = try await CommandRunner.salvo(
+                    ["topics", "create", "--partitions", "1", "--replication-factor", "1"] + cluster.connectionArguments)
+                #expect(topics.status == 0, "\(topics.stderr)")
+                cluster.adopt(["salvo.control", "salvo.campaigns"])
+
+                let salvo = try ExternalProcess.salvoExecutable().deletingLastPathComponent().path
+                let oncall = try BackgroundProcess(
+                    name: "runbook", executable: URL(fileURLWithPath: "/bin/bash"), arguments: ["-eu", "-c", block],
+                    environment: [
+                        "KAFKA_CONFIG": cluster.connectionArguments[1], "USER": "oncall",
+                        "PATH": salvo + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                    ])
+                try await withCleanUp(oncall, cleanUp: { await $0.stop() }) { oncall in
+                    let written = try await oncall.waitForOutput(
+                        containing: "cancel spring-sale: written to salvo.control", timeout: .seconds(60))
+                    #expect(written.contains("by oncall"), "\(written)")
+                    // The status line keeps watching until interrupted, as the runbook says.
+                    let watching = try await oncall.waitForOutput(
+                        containing: "spring-sale cancelled", timeout: .seconds(60))
+                    #expect(!watching.isEmpty)
+                    #expect(!(oncall.stdout + oncall.stderr).contains(Self.password))
+                }
+                let control = try await cluster.read("salvo.control", format: "%k %s\n")
+                #expect(control.stdoutText.contains("spring-sale"), "\(control.stdoutText) \(control.stderr)")
+                #expect(control.stdoutText.contains("wrong audience"))
+            }
+        }
+    }
+
+    /// The first ```sh block of a RUNBOOK section.
+    static func runbookBlock(section: String) throws -> String {
+        let runbook = try RepositoryFiles.text("ops/RUNBOOK.md")
+        guard let start = runbook.range(of: "\n\(section)\n") else {
+            throw TestFailure("ops/RUNBOOK.md has no section \(section)")
+        }
+        let lines = runbook[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+        guard let open = lines.firstIndex(where: { $0.hasPrefix("```sh") }),
+            let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
+        else {
+            throw TestFailure("the section \(section) of ops/RUNBOOK.md holds no ```sh block")
+        }
+        return lines[(open + 1)..<close].joined(separator: "\n")
+    }
+
     /// A worker stage on a broker of its own that requires `mechanism` (and TLS with a test CA),
     /// with one user; everything is stopped after `body`, pass or fail.
     static func withSecuredStage(
