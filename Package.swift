@@ -157,7 +157,7 @@ let package = Package(
             name: "salvo",
             dependencies: [
                 "SalvoKafka", "SalvoHTTP2", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", "SalvoLoadTest",
-                argumentParser, logging,
+                argumentParser, logging, yams,
                 serviceLifecycle, unixSignals, nioCore, nioPosix, nioSSL,
             ],
             swiftSettings: swiftSettings,

@@ -70,7 +70,7 @@ struct CommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = { (name: String) in directory + "/" + name }
         let (generator, generated) = try Self.launch([
-            "mock-apns", "--generate-tls", directory, "--topic", "com.example.cli",
+            "mock-apns", "--generate-tls", directory, "--bundle-id", "com.example.cli",
         ])
         for _ in 0..<1000 where generator.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         #expect(generator.terminationStatus == 0)

@@ -124,7 +124,7 @@ struct DeploymentPathTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await ExternalProcess.run(
             try ExternalProcess.salvoExecutable(),
-            ["mock-apns", "--generate-tls", directory.path, "--topic", "com.example.salvo"])
+            ["mock-apns", "--generate-tls", directory.path, "--bundle-id", "com.example.salvo"])
         #expect(result.status == 0, "\(result.stderr)")
         return try FileManager.default.contentsOfDirectory(atPath: directory.path)
     }

@@ -92,11 +92,6 @@ struct MockAPNsCommand: AsyncParsableCommand {
     )
     var bundleID = "com.example.salvo"
 
-    /// The spelling before `--bundle-id`, hidden (`--topic` names a Kafka topic everywhere else).
-    @Option(name: .customLong("topic"), help: .hidden)
-    var formerBundleIDFlag: String?
-
-    private var topic: String { formerBundleIDFlag ?? bundleID }
 
     @Option(help: "Event-loop threads serving connections, 0…\(Self.maximumThreads); 0 means one per core.")
     var threads = 0
@@ -203,10 +198,10 @@ struct MockAPNsCommand: AsyncParsableCommand {
     }
 
     private func generate(into directory: String) throws {
-        let material = try MockTLSMaterial.generate(topic: self.topic)
+        let material = try MockTLSMaterial.generate(topic: bundleID)
         let tokenKey = try material.write(to: directory)
         let file = { (name: String) in directory.hasSuffix("/") ? directory + name : directory + "/" + name }
-        print("wrote test TLS material for topic \(self.topic) to \(directory)")
+        print("wrote test TLS material for topic \(bundleID) to \(directory)")
         print(
             "  server:  salvo mock-apns --tls-cert \(file(MockTLSMaterial.FileName.serverCertificate)) --tls-key \(file(MockTLSMaterial.FileName.serverPrivateKey)) --client-ca \(file(MockTLSMaterial.FileName.caCertificate)) --token-key \(tokenKey)"
         )

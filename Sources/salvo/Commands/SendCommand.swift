@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import SalvoAPNs
+import Yams
 
 /// `salvo send`: one push from the command line, printing APNs's answer, for checking a
 /// credential, a token or a payload before a campaign. It uses one connection, not a pool, so a
@@ -16,8 +17,9 @@ struct SendCommand: AsyncParsableCommand {
         discussion: """
             Token authentication: --key-file AuthKey_KEYID.p8 --team-id TEAMID [--key-id KEYID].
             Certificate authentication: --cert-file cert.pem --cert-key-file key.pem, or --p12-file cert.p12.
-            Credentials and destination may come from --config FILE (JSON with the same names in
-            snake_case, e.g. {"key_file": "...", "team_id": "...", "environment": "sandbox"}); flags win.
+            Credentials and destination may come from --config FILE (YAML, as the worker's file, with the
+            same names in snake_case, e.g. key_file: ..., team_id: ..., environment: sandbox; JSON is
+            YAML too); flags win.
             A password only from a file or a variable: --password-file FILE or --password-env NAME
             (password_file, password_env in --config).
             Live Activity broadcast: --channel-id ID --apns-topic BUNDLE [--expiration 0] [--priority 10] instead of
@@ -138,15 +140,16 @@ struct SendCommand: AsyncParsableCommand {
 
     /// The `--config` file; an unreadable or malformed one is a configuration error (exit 78).
     private static func configFile(_ path: String) throws -> ConfigFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
             throw CommandFailure("--config: cannot read \(path)", exit: .configuration)
         }
         do {
-            return try JSONDecoder().decode(ConfigFile.self, from: data)
+            return try YAMLDecoder().decode(ConfigFile.self, from: text)
         } catch let failure as CommandFailure {
             throw failure
         } catch {
-            throw CommandFailure("--config \(path): not the JSON send expects: \(error)", exit: .configuration)
+            throw CommandFailure("--config \(path): not the YAML send expects: \(error)", exit: .configuration)
         }
     }
 
