@@ -85,8 +85,6 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     public func run() async throws {
-        try await checkStateTopics()
-        try await checkNewGroups()
         var producerConfiguration = KafkaProducerConfiguration(client: configuration.kafka)
         producerConfiguration.properties = configuration.kafkaProducerProperties
         let kafkaMetrics = WorkerKafkaMetrics(topics: configuration.topics)
@@ -95,6 +93,9 @@ public final class WorkerEngine: Service, Sendable {
         // Read before the consumers join: a partition resumed after a crash finds its checkpoint.
         let (checkpointFollower, checkpoints): (CheckpointFollower?, CheckpointAccess)
         do {
+            // Nothing is read before the state topics and a new group's backlog are checked.
+            try await checkStateTopics()
+            try await checkNewGroups()
             (checkpointFollower, checkpoints) = try await startCheckpoints()
         } catch {
             await producer.shutdown(timeout: .seconds(1))
