@@ -52,7 +52,7 @@ bench-apns: test-deps build-release
 bench-worker: test-deps build-release
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --rounds 3'
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --credential certificate'
-	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --mode campaign --mock-latency-milliseconds 20'
+	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --mode campaign --mock-latency 20ms'
 
 ## bench-instructions: the instruction gate (issue 21): worker instructions per notification in campaign and per-user
 ## mode against h2load's per request (same requests, same mock), valgrind callgrind, two sizes each, release build, real

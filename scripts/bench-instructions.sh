@@ -53,7 +53,7 @@ worker() {
   local mode=$1 label=$2 size=$3
   local sizes=(--campaign-notifications "$size" --per-user-notifications "$size")
   "$work/salvo" bench worker --brokers "$SALVO_TEST_BROKERS" --mode "$mode" "${sizes[@]}" \
-    --worker-executable "$work/salvo" --worker-wrapper "$(callgrind "$label")" --timeout-seconds 900 | tee -a "$work/bench.txt"
+    --worker-executable "$work/salvo" --worker-wrapper "$(callgrind "$label")" --timeout 15m | tee -a "$work/bench.txt"
   [ -s "$work/$label.out" ] || { echo "bench-instructions: no callgrind output for $label (see $work/$label.log)" >&2; exit 1; }
 }
 

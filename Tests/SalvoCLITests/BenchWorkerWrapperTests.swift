@@ -22,7 +22,7 @@ import Testing
             [
                 "bench", "worker", "--brokers", cluster.brokers, "--mode", "per-user", "--per-user-notifications",
                 "200",
-                "--worker-executable", salvo, "--worker-wrapper", "sh \(script)", "--timeout-seconds", "90",
+                "--worker-executable", salvo, "--worker-wrapper", "sh \(script)", "--timeout", "90s",
             ],
             timeout: .seconds(150))
 

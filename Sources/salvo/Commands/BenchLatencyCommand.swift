@@ -30,24 +30,30 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     @Option(help: "Per-user jobs produced per second while the campaign runs.")
     var perUserRate = 200
 
-    @Option(help: "Seconds of per-user jobs.")
-    var perUserSeconds = 5
+    @Option(name: .customLong("per-user-duration"), help: "How long per-user jobs are produced (e.g. 5s).")
+    var perUserDuration: DurationArgument = .seconds(5)
 
-    @Option(help: "fetch.wait.max.ms of the worker's consumers (both) and of the floor's; default: librdkafka's (500).")
-    var workerFetchWaitMilliseconds: Int?
+    @Option(
+        name: .customLong("worker-fetch-wait"),
+        help: "fetch.wait.max.ms of the worker's consumers (both) and of the floor's (e.g. 10ms); default: librdkafka's (500ms)."
+    )
+    var workerFetchWait: DurationArgument?
 
     @Option(help: "The worker pool's max_streams per connection (2 connections); default: the pool's (1,000).")
     var maxStreams: Int?
 
     @Option(
-        help:
-            "The worker's lanes.queue_delay_target in ms (0 turns the adaptive flight limit off); default: the worker's (5)."
+        name: .customLong("queue-delay-target"),
+        help: "The worker's lanes.queue_delay_target (0s turns the adaptive flight limit off); default: the worker's (5ms)."
     )
-    var queueDelayTargetMilliseconds: Int?
+    var queueDelayTarget: DurationArgument?
+
+    /// Whole seconds of per-user jobs.
+    private var perUserSeconds: Int { perUserDuration.milliseconds / 1_000 }
 
     func validate() throws {
         guard campaignNotifications >= 1_000, perUserRate >= 1, perUserSeconds >= 1 else {
-            throw ValidationError("--campaign-notifications ≥ 1000, --per-user-rate ≥ 1, --per-user-seconds ≥ 1")
+            throw ValidationError("--campaign-notifications ≥ 1000, --per-user-rate ≥ 1, --per-user-duration ≥ 1s")
         }
     }
 
@@ -80,7 +86,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         let jobs = campaignNotifications / 1_000
         try await stage.produce(
             jobs: jobs, tokensPerJob: 1_000, topic: "\(prefix).jobs", runID: UInt32.random(in: 0...UInt32.max))
-        let workerProperties = workerFetchWaitMilliseconds.map { ["fetch.wait.max.ms": String($0)] } ?? [:]
+        let workerProperties = workerFetchWait.map { ["fetch.wait.max.ms": String($0.milliseconds)] } ?? [:]
         let floor = try floorConsumer(
             topic: "\(prefix).jobs.priority", properties: workerProperties, client: stage.kafka)
         let reading = Task {
@@ -96,7 +102,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         defer { reading.cancel() }
         let worker = try stage.startWorker(
             prefix: prefix, consumerProperties: workerProperties, maximumStreams: maxStreams,
-            queueDelayTargetMilliseconds: queueDelayTargetMilliseconds)
+            queueDelayTargetMilliseconds: queueDelayTarget?.milliseconds)
         defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
         do {
             try await stage.waitForAccepted(jobs * 1_000 / 20, worker: worker, timeout: .seconds(600))

@@ -37,8 +37,9 @@ struct BenchWorkerCommand: AsyncParsableCommand {
     var perUserNotifications = 200_000
 
     @Option(
-        help: "Fixed latency of the mock's answers in milliseconds (a slow gateway keeps the backlog in the worker).")
-    var mockLatencyMilliseconds = 0
+        name: .customLong("mock-latency"),
+        help: "Fixed latency of the mock's answers (e.g. 20ms; a slow gateway keeps the backlog in the worker).")
+    var mockLatency = DurationArgument(.zero, text: "0s")
 
     @Option(help: "Measurements per mode, taken alternately; with more than one, each mode's median and range follow.")
     var rounds = 1
@@ -78,8 +79,8 @@ struct BenchWorkerCommand: AsyncParsableCommand {
     )
     var workerWrapper: String?
 
-    @Option(help: "Seconds each wait may take (first 5 % accepted, all accepted, the worker's exit).")
-    var timeoutSeconds = 1_800
+    @Option(help: "How long each wait may take (first 5 % accepted, all accepted, the worker's exit).")
+    var timeout: DurationArgument = .seconds(1_800)
 
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         case campaign
@@ -101,10 +102,10 @@ struct BenchWorkerCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let bench = try await BenchWorkerStage(
             kafka: try kafka.client(clientID: "salvo-bench"), directory: directory,
-            latencyMilliseconds: mockLatencyMilliseconds, pinning: pinCPUs,
+            latencyMilliseconds: mockLatency.milliseconds, pinning: pinCPUs,
             validating: !fastMock, credential: credential,
             launch: BenchWorkerLaunch(
-                executable: workerExecutable, wrapper: workerWrapper, timeoutSeconds: timeoutSeconds))
+                executable: workerExecutable, wrapper: workerWrapper, timeout: timeout.duration))
         var results: [BenchWorkerStage.Result] = []
         do {
             for _ in 0..<rounds {

@@ -17,10 +17,10 @@ struct BenchWorkerLaunch {
 
     static let native = BenchWorkerLaunch()
 
-    init(executable: String? = nil, wrapper: String? = nil, timeoutSeconds: Int = 1_800) {
+    init(executable: String? = nil, wrapper: String? = nil, timeout: Duration = .seconds(1_800)) {
         self.executable = executable
         self.wrapper = wrapper.map { $0.split(separator: " ").map(String.init) } ?? []
-        self.timeout = .seconds(timeoutSeconds)
+        self.timeout = timeout
     }
 
     /// A process ready to run `worker --config <file>`.

@@ -33,4 +33,10 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible, Sendabl
     static func seconds(_ seconds: Int) -> DurationArgument {
         DurationArgument(.seconds(seconds), text: "\(seconds)s")
     }
+
+    /// Whole milliseconds, for the settings that take them (`fetch.wait.max.ms`, the mock's latency).
+    var milliseconds: Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
 }
