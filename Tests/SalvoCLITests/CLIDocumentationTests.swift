@@ -48,6 +48,24 @@ struct CLIDocumentationTests {
         #expect(lines == ["salvo", "librdkafka", "libnghttp2"], "\(flag.stdoutText)")
     }
 
+    @Test("with Debian 12's librdkafka 2.0.2 loaded, salvo version warns that it is older than 2.3")
+    func versionWarnsBelowTheMinimum() async throws {
+        // An empty LD_LIBRARY_PATH: the dynamic linker loads the system's librdkafka.so.1.
+        let debian = try await ExternalProcess.run(
+            ExternalProcess.salvoExecutable(), ["version"], environment: ["LD_LIBRARY_PATH": ""])
+        #expect(debian.status == 0)
+        let version = debian.stdoutText.split(separator: "\n").first { $0.hasPrefix("librdkafka ") } ?? ""
+        if version.hasPrefix("librdkafka 2.0.") || version.hasPrefix("librdkafka 2.1.")
+            || version.hasPrefix("librdkafka 2.2.")
+        {
+            #expect(
+                debian.stdoutText.contains("warning: librdkafka 2.") && debian.stdoutText.contains("older than the 2.3.0"),
+                "\(debian.stdoutText)")
+        } else {
+            #expect(!debian.stdoutText.contains("warning:"), "\(debian.stdoutText)")
+        }
+    }
+
     @Test("no command takes a password on the command line")
     func noSecretFlags() async throws {
         for command in [["send"], ["channels", "list"], ["campaign", "cancel"], ["enqueue"], ["loadtest"]] {

@@ -10,9 +10,12 @@ struct VersionCommand: ParsableCommand {
         abstract: "Print the versions of salvo and the C libraries it loaded."
     )
 
-    /// `salvo 0.1.0`, `librdkafka 2.3.0`, `libnghttp2 1.52.0`, one a line.
+    /// `salvo 0.1.0`, `librdkafka 2.3.0`, `libnghttp2 1.52.0`, one a line; then a warning line when
+    /// the librdkafka loaded is older than the one Salvo needs.
     static var text: String {
-        "salvo \(SalvoVersion.current)\nlibrdkafka \(RDKafkaLibrary.version)\nlibnghttp2 \(NGHTTP2Library.version)"
+        let warning = RDKafkaLibrary.versionWarning.map { "\nwarning: \($0)" } ?? ""
+        return "salvo \(SalvoVersion.current)\nlibrdkafka \(RDKafkaLibrary.version)\nlibnghttp2 \(NGHTTP2Library.version)"
+            + warning
     }
 
     func run() {

@@ -59,6 +59,7 @@ struct WorkerCommand: AsyncParsableCommand {
         var logger = Logger(label: WorkerConsole.label)
         logger.logLevel = loaded.logLevel
         for warning in loaded.warnings { logger.warning("\(warning)") }
+        if let warning = RDKafkaLibrary.versionWarning { logger.warning("\(warning)") }
         let metrics = WorkerMetricsBootstrap()
         metrics.bootstrapMetricsSystem()
         metrics.publishBuildInfo(
