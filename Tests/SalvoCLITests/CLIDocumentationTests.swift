@@ -59,7 +59,8 @@ struct CLIDocumentationTests {
             || version.hasPrefix("librdkafka 2.2.")
         {
             #expect(
-                debian.stdoutText.contains("warning: librdkafka 2.") && debian.stdoutText.contains("older than the 2.3.0"),
+                debian.stdoutText.contains("warning: librdkafka 2.")
+                    && debian.stdoutText.contains("older than the 2.3.0"),
                 "\(debian.stdoutText)")
         } else {
             #expect(!debian.stdoutText.contains("warning:"), "\(debian.stdoutText)")

@@ -69,7 +69,9 @@ struct SecuredClusterTests {
         #expect(load.status == 0, "\(load.stdoutText.suffix(2_000))\n\(load.stderr.suffix(2_000))")
         #expect(load.stdoutText.contains("RESULT: PASS"))
 
-        for output in [cancel.stdoutText + cancel.stderr, status.stdoutText + status.stderr, load.stderr, worker.stderr] {
+        for output in [
+            cancel.stdoutText + cancel.stderr, status.stdoutText + status.stderr, load.stderr, worker.stderr,
+        ] {
             #expect(!output.contains(password), "a command printed the SASL password")
         }
         let statistics = broker.frontEnd.statistics
@@ -165,7 +167,8 @@ struct SecuredClusterTests {
             try await withCleanUp(cluster, cleanUp: { await $0.cleanUp() }) { cluster in
                 // The broker is this test's own: the runbook's default topic names are free.
                 let topics = try await CommandRunner.salvo(
-                    ["topics", "create", "--partitions", "1", "--replication-factor", "1"] + cluster.connectionArguments)
+                    ["topics", "create", "--partitions", "1", "--replication-factor", "1"] + cluster.connectionArguments
+                )
                 #expect(topics.status == 0, "\(topics.stderr)")
                 cluster.adopt(["salvo.control", "salvo.campaigns"])
 

@@ -150,7 +150,9 @@ struct DockerImage {
                 var isFolder: ObjCBool = false
                 if FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), isFolder.boolValue {
                     image.folders.insert(target)
-                    for file in FileManager.default.subpaths(atPath: full) ?? [] { image.files.insert("\(target)/\(file)") }
+                    for file in FileManager.default.subpaths(atPath: full) ?? [] {
+                        image.files.insert("\(target)/\(file)")
+                    }
                 } else {
                     image.files.insert(target)
                 }

@@ -131,7 +131,8 @@ final class RDKafkaClient: @unchecked Sendable {
     func requestFailure(_ error: rd_kafka_resp_err_t, context: String, fallback: String? = nil) -> KafkaError {
         let last = lastError.withLock { $0 }
         var failure = KafkaError.rdKafka(error, context: context, detail: last?.text ?? fallback)
-        if last?.code == RD_KAFKA_RESP_ERR__AUTHENTICATION || last?.code == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED {
+        if last?.code == RD_KAFKA_RESP_ERR__AUTHENTICATION || last?.code == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED
+        {
             failure.code = .authenticationFailed
             failure.isRetriable = false
         }

@@ -44,7 +44,8 @@ public struct LoadedWorkerConfiguration: Sendable, CustomStringConvertible {
     static func key(overriddenBy variable: String) -> String {
         let prefix = "SALVO_KAFKA_PROPERTY_"
         if variable.hasPrefix(prefix) {
-            return "kafka.properties." + String(variable.dropFirst(prefix.count)).lowercased().map { $0 == "_" ? "." : $0 }
+            return "kafka.properties."
+                + String(variable.dropFirst(prefix.count)).lowercased().map { $0 == "_" ? "." : $0 }
         }
         let keys = [
             "SALVO_KAFKA_BROKERS": "kafka.brokers", "SALVO_KAFKA_CLIENT_ID": "kafka.client_id",

@@ -35,7 +35,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("worker-fetch-wait"),
-        help: "fetch.wait.max.ms of the worker's consumers (both) and of the floor's (e.g. 10ms); default: librdkafka's (500ms)."
+        help:
+            "fetch.wait.max.ms of the worker's consumers (both) and of the floor's (e.g. 10ms); default: librdkafka's (500ms)."
     )
     var workerFetchWait: DurationArgument?
 
@@ -44,7 +45,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("queue-delay-target"),
-        help: "The worker's lanes.queue_delay_target (0s turns the adaptive flight limit off); default: the worker's (5ms)."
+        help:
+            "The worker's lanes.queue_delay_target (0s turns the adaptive flight limit off); default: the worker's (5ms)."
     )
     var queueDelayTarget: DurationArgument?
 

@@ -92,7 +92,6 @@ struct MockAPNsCommand: AsyncParsableCommand {
     )
     var bundleID = "com.example.salvo"
 
-
     @Option(help: "Event-loop threads serving connections, 0…\(Self.maximumThreads); 0 means one per core.")
     var threads = 0
 

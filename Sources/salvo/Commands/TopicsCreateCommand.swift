@@ -112,7 +112,8 @@ struct TopicsCreateCommand: AsyncParsableCommand {
         do {
             existing = try await admin.topics(timeout: topics.timeout.duration)
         } catch {
-            throw CommandFailure("cannot reach broker(s) \(brokers): \(error.message)", exit: CommandExit.status(of: error))
+            throw CommandFailure(
+                "cannot reach broker(s) \(brokers): \(error.message)", exit: CommandExit.status(of: error))
         }
         let missing = planned.filter { topic in !existing.contains { $0.name == topic.name } }
         let results: [KafkaTopicCreationResult]

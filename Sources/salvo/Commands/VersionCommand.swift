@@ -14,7 +14,8 @@ struct VersionCommand: ParsableCommand {
     /// the librdkafka loaded is older than the one Salvo needs.
     static var text: String {
         let warning = RDKafkaLibrary.versionWarning.map { "\nwarning: \($0)" } ?? ""
-        return "salvo \(SalvoVersion.current)\nlibrdkafka \(RDKafkaLibrary.version)\nlibnghttp2 \(NGHTTP2Library.version)"
+        return
+            "salvo \(SalvoVersion.current)\nlibrdkafka \(RDKafkaLibrary.version)\nlibnghttp2 \(NGHTTP2Library.version)"
             + warning
     }
 

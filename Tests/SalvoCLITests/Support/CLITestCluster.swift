@@ -47,7 +47,8 @@ final class CLITestCluster: Sendable {
             fileLines.append("    \(name): \(file.path)")
         }
         let propertyLines = properties.sorted { $0.key < $1.key }.map { "    \($0.key): \"\($0.value)\"" }
-        workerKafkaLines = ["properties:"] + propertyLines + (fileLines.isEmpty ? [] : ["properties_files:"] + fileLines)
+        workerKafkaLines =
+            ["properties:"] + propertyLines + (fileLines.isEmpty ? [] : ["properties_files:"] + fileLines)
         let kafkaConfig = directory.appendingPathComponent("kafka.yaml")
         try (["kafka:", "  brokers: [\"\(broker)\"]"] + workerKafkaLines.map { "  \($0)" }).joined(separator: "\n")
             .write(to: kafkaConfig, atomically: true, encoding: .utf8)
@@ -88,7 +89,8 @@ final class CLITestCluster: Sendable {
     /// All messages of a topic as kcat prints them with `format`, reading to the end.
     func read(_ topic: String, format: String) async throws -> ExternalProcess.Result {
         let settings = properties.sorted { $0.key < $1.key }.flatMap { ["-X", "\($0.key)=\($0.value)"] }
-        return try await CommandRunner.kcat(["-b", brokers] + settings + ["-C", "-t", topic, "-e", "-q", "-f", format])
+        return try await CommandRunner.kcat(
+            ["-b", brokers] + settings + ["-C", "-t", topic, "-e", "-q", "-f", format])
     }
 }
 

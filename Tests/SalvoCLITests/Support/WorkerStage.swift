@@ -52,9 +52,10 @@ final class WorkerStage: Sendable {
             ["jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes", "control", "campaigns", "progress"].map {
                 "\(prefix).\($0)"
             })
-        let topics = try await CommandRunner.salvo([
-            "topics", "create", "--prefix", prefix, "--partitions", String(partitions), "--replication-factor", "1",
-        ] + cluster.connectionArguments)
+        let topics = try await CommandRunner.salvo(
+            [
+                "topics", "create", "--prefix", prefix, "--partitions", String(partitions), "--replication-factor", "1",
+            ] + cluster.connectionArguments)
         guard topics.status == 0 else { throw TestFailure("topics create failed: \(topics.stderr)") }
 
         let tls = directory.appendingPathComponent("tls").path
