@@ -21,9 +21,15 @@ extension WorkerConfiguration: CustomStringConvertible {
                 + "default \(app.defaultEnvironment.rawValue), \(app.pool.connectionCount) connection(s)\(rate)"
         }
         let operations = operations.map { "\($0.host):\($0.port)" } ?? "off"
+        let start =
+            startFrom.map { "\($0)" } ?? "records up to 1h old (a new group on an older backlog refuses to start)"
+        let state =
+            "campaign control \(topics.followsControl ? topics.control : "off"), "
+            + "checkpoints \(topics.keepsCheckpoints ? topics.progress : "off")"
         return "WorkerConfiguration(brokers: \(kafka.brokers.joined(separator: ",")), client id: \(kafka.clientID), "
             + "properties: [\(properties.joined(separator: ", "))]\(consumerProperties)\(producerProperties), group: \(groupID), "
-            + "topics: \(topics.all.joined(separator: ", ")), apps: {\(apps.joined(separator: "; "))}, "
+            + "start from: \(start), "
+            + "topics: \(topics.all.joined(separator: ", ")), \(state), apps: {\(apps.joined(separator: "; "))}, "
             + "lanes: \(lanes.priorityWeight):\(lanes.campaignWeight), operations: \(operations), drain deadline: \(drainDeadline))"
     }
 
