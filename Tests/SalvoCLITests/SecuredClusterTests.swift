@@ -153,46 +153,34 @@ struct SecuredClusterTests {
     func runbookStopACampaignNow() async throws {
         let block = try Self.runbookBlock(section: "## Stop a campaign now")
         #expect(block.contains("--kafka-config $KAFKA_CONFIG"), "\(block)")
-        let pki = try TestPKI()
-        defer { pki.remove() }
-        let broker = try await AuthenticatingTestBroker.start(
-            mechanisms: [.scramSHA512], users: [Self.user: Self.password], tls: KafkaSASLFrontEnd.TLS(pki: pki))
-        try await withCleanUp(broker, cleanUp: { await $0.stop() }) { broker in
-            var properties = broker.frontEnd.clientProperties(
-                mechanism: .scramSHA512, user: Self.user, password: Self.password, caLocation: pki.caCertificatePath)
-            properties["sasl.password"] = nil
-            let cluster = try CLITestCluster(
-                secured: broker.address, properties: properties, secrets: ["sasl.password": Self.password],
-                directory: pki.directory)
-            try await withCleanUp(cluster, cleanUp: { await $0.cleanUp() }) { cluster in
-                // The broker is this test's own: the runbook's default topic names are free.
-                let topics = try await CommandRunner.salvo(
-                    ["topics", "create", "--partitions", "1", "--replication-factor", "1"] + cluster.connectionArguments
-                )
-                #expect(topics.status == 0, "\(topics.stderr)")
-                cluster.adopt(["salvo.control", "salvo.campaigns"])
+        try await Self.withSecuredCluster(mechanism: .scramSHA512, tls: true) { _, cluster in
+            // The broker is this test's own: the runbook's default topic names are free.
+            let topics = try await CommandRunner.salvo(
+                ["topics", "create", "--partitions", "1", "--replication-factor", "1"] + cluster.connectionArguments
+            )
+            #expect(topics.status == 0, "\(topics.stderr)")
+            cluster.adopt(["salvo.control", "salvo.campaigns"])
 
-                let salvo = try ExternalProcess.salvoExecutable().deletingLastPathComponent().path
-                let oncall = try BackgroundProcess(
-                    name: "runbook", executable: URL(fileURLWithPath: "/bin/bash"), arguments: ["-eu", "-c", block],
-                    environment: [
-                        "KAFKA_CONFIG": cluster.connectionArguments[1], "USER": "oncall",
-                        "PATH": salvo + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
-                    ])
-                try await withCleanUp(oncall, cleanUp: { await $0.stop() }) { oncall in
-                    let written = try await oncall.waitForOutput(
-                        containing: "cancel spring-sale: written to salvo.control", timeout: .seconds(60))
-                    #expect(written.contains("by oncall"), "\(written)")
-                    // The status line keeps watching until interrupted, as the runbook says.
-                    let watching = try await oncall.waitForOutput(
-                        containing: "spring-sale cancelled", timeout: .seconds(60))
-                    #expect(!watching.isEmpty)
-                    #expect(!(oncall.stdout + oncall.stderr).contains(Self.password))
-                }
-                let control = try await cluster.read("salvo.control", format: "%k %s\n")
-                #expect(control.stdoutText.contains("spring-sale"), "\(control.stdoutText) \(control.stderr)")
-                #expect(control.stdoutText.contains("wrong audience"))
+            let salvo = try ExternalProcess.salvoExecutable().deletingLastPathComponent().path
+            let oncall = try BackgroundProcess(
+                name: "runbook", executable: URL(fileURLWithPath: "/bin/bash"), arguments: ["-eu", "-c", block],
+                environment: [
+                    "KAFKA_CONFIG": cluster.connectionArguments[1], "USER": "oncall",
+                    "PATH": salvo + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                ])
+            try await withCleanUp(oncall, cleanUp: { await $0.stop() }) { oncall in
+                let written = try await oncall.waitForOutput(
+                    containing: "cancel spring-sale: written to salvo.control", timeout: .seconds(60))
+                #expect(written.contains("by oncall"), "\(written)")
+                // The status line keeps watching until interrupted, as the runbook says.
+                let watching = try await oncall.waitForOutput(
+                    containing: "spring-sale cancelled", timeout: .seconds(60))
+                #expect(!watching.isEmpty)
+                #expect(!(oncall.stdout + oncall.stderr).contains(Self.password))
             }
+            let control = try await cluster.read("salvo.control", format: "%k %s\n")
+            #expect(control.stdoutText.contains("spring-sale"), "\(control.stdoutText) \(control.stderr)")
+            #expect(control.stdoutText.contains("wrong audience"))
         }
     }
 
@@ -211,11 +199,25 @@ struct SecuredClusterTests {
         return lines[(open + 1)..<close].joined(separator: "\n")
     }
 
-    /// A worker stage on a broker of its own that requires `mechanism` (and TLS with a test CA),
-    /// with one user; everything is stopped after `body`, pass or fail.
+    /// A worker stage on ``withSecuredCluster(mechanism:tls:_:)``; everything is stopped after
+    /// `body`, pass or fail.
     static func withSecuredStage(
         mechanism: KafkaSASLMechanism, tls: Bool,
         _ body: (WorkerStage, AuthenticatingTestBroker) async throws -> Void
+    ) async throws {
+        try await withSecuredCluster(mechanism: mechanism, tls: tls) { broker, cluster in
+            let stage = try await WorkerStage(cluster: cluster, scenarioYAML: "name: secured\n", partitions: 2)
+            try await withCleanUp(stage, cleanUp: { await $0.stop() }) { stage in
+                try await body(stage, broker)
+            }
+        }
+    }
+
+    /// A broker of its own that requires `mechanism` (and TLS with a test CA), with one user, and
+    /// the test cluster on it; both are stopped after `body`, pass or fail.
+    static func withSecuredCluster(
+        mechanism: KafkaSASLMechanism, tls: Bool,
+        _ body: (AuthenticatingTestBroker, CLITestCluster) async throws -> Void
     ) async throws {
         let pki = try TestPKI()
         defer { pki.remove() }
@@ -229,10 +231,7 @@ struct SecuredClusterTests {
                 secured: broker.address, properties: properties, secrets: ["sasl.password": password],
                 directory: pki.directory)
             try await withCleanUp(cluster, cleanUp: { await $0.cleanUp() }) { cluster in
-                let stage = try await WorkerStage(cluster: cluster, scenarioYAML: "name: secured\n", partitions: 2)
-                try await withCleanUp(stage, cleanUp: { await $0.stop() }) { stage in
-                    try await body(stage, broker)
-                }
+                try await body(broker, cluster)
             }
         }
     }
