@@ -48,7 +48,13 @@ final class DemoKafka: Sendable {
             let admin = try KafkaAdmin(configuration: connection, logger: logger)
             let results: [KafkaTopicCreationResult]
             do {
-                results = try await admin.createTopics(layout.map { KafkaNewTopic(name: $0.0, partitions: $0.1) })
+                // Each role's required settings (compaction of the state topics), which the
+                // worker's start checks refuse to do without on a real cluster.
+                let configs = Dictionary(
+                    WorkerTopicRequirement.all(workerTopics).map { ($0.name, $0.requiredConfigs) },
+                    uniquingKeysWith: { $1 })
+                results = try await admin.createTopics(
+                    layout.map { KafkaNewTopic(name: $0.0, partitions: $0.1, configs: configs[$0.0] ?? [:]) })
             } catch {
                 await admin.close()
                 throw CommandFailure(
