@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,10 +24,14 @@ enum KeyFilePermissions {
     /// the problem). Symbolic links are followed: Kubernetes mounts each secret as a link into a
     /// timestamped directory.
     static func warning(path: String, key: String, ownGroups: Set<UInt32> = processGroups()) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        let mode = Int(status.st_mode) & 0o777
-        let foreignGroupReads = mode & 0o040 != 0 && !ownGroups.contains(UInt32(status.st_gid))
+        // FileManager reads the entry itself (lstat): resolve the links first.
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target),
+            let permissions = attributes[.posixPermissions] as? NSNumber,
+            let group = attributes[.groupOwnerAccountID] as? NSNumber
+        else { return nil }
+        let mode = permissions.intValue & 0o777
+        let foreignGroupReads = mode & 0o040 != 0 && !ownGroups.contains(group.uint32Value)
         guard foreignGroupReads || mode & 0o004 != 0 else { return nil }
         let octal = String(mode, radix: 8)
         let readers = [foreignGroupReads ? "its group" : nil, mode & 0o004 != 0 ? "every user" : nil].compactMap { $0 }
