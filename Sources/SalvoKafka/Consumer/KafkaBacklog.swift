@@ -1,4 +1,3 @@
-import CRdKafka
 import Logging
 
 /// Reads the oldest record of every partition of some topics, without a consumer group, to say
@@ -58,10 +57,7 @@ extension RDKafkaClient {
                 KafkaTopicPartition(topic: topic, partition: $0)
             }
         }
-        routeMessages(of: partitions)
-        try assign(
-            partitions,
-            startOffsets: Dictionary(uniqueKeysWithValues: partitions.map { ($0, Int64(RD_KAFKA_OFFSET_BEGINNING)) }))
+        try readFromBeginning(partitions)
         var pending = Set(partitions)
         var found: [KafkaPartitionBacklog] = []
         let deadline = ContinuousClock.now + timeout
@@ -70,7 +66,7 @@ extension RDKafkaClient {
                 throw .timedOut(
                     "reading the oldest records of \(pending.sorted().map(\.description).joined(separator: ", "))")
             }
-            for entry in KafkaTopicReaderFetch.take(from: self, limit: 256, timeoutMilliseconds: 100) {
+            for entry in takePartitionEntries(limit: 256, timeoutMilliseconds: 100) {
                 switch entry {
                 case .message(let message) where pending.contains(message.topicPartition):
                     pending.remove(message.topicPartition)

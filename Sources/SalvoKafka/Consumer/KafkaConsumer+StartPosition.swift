@@ -1,4 +1,3 @@
-import CRdKafka
 import Logging
 
 #if canImport(FoundationEssentials)
@@ -11,7 +10,7 @@ extension KafkaConsumer {
     /// Where newly assigned partitions without a committed offset start
     /// (``KafkaConsumerConfiguration/startPosition``).
     struct StartPlan: Equatable {
-        /// Start offsets for `assign` (logical ones such as `RD_KAFKA_OFFSET_END` included).
+        /// Start offsets for `assign` (logical ones such as `RDKafkaOffset.end` included).
         var offsets: [KafkaTopicPartition: Int64] = [:]
         /// Real offsets the group commits at its next commit even if nothing arrives, so a restart
         /// resumes there instead of looking the time up again.
@@ -53,13 +52,13 @@ extension KafkaConsumer.Core {
                 found = [:]
             }
             for partition in uncommitted {
-                let offset = found[partition] ?? Int64(RD_KAFKA_OFFSET_BEGINNING)
+                let offset = found[partition] ?? RDKafkaOffset.beginning
                 plan.offsets[partition] = offset
                 if offset >= 0 { plan.pinned[partition] = offset }
-                if offset != Int64(RD_KAFKA_OFFSET_END) { plan.cutoffs[partition] = cutoff }
+                if offset != RDKafkaOffset.end { plan.cutoffs[partition] = cutoff }
             }
         } else {
-            for partition in uncommitted { plan.offsets[partition] = Int64(RD_KAFKA_OFFSET_END) }
+            for partition in uncommitted { plan.offsets[partition] = RDKafkaOffset.end }
         }
         logger.info(
             "partitions without a committed offset start \(position)",

@@ -1,4 +1,3 @@
-import CRdKafka
 import Synchronization
 
 extension KafkaTopicReader {
@@ -40,8 +39,7 @@ extension KafkaTopicReader {
         func loopWillPoll(_ client: RDKafkaClient) -> RDKafkaLoop.Step {
             let step = plain.loopWillPoll(client)
             guard case .poll(let timeout) = step, progress.withLock({ $0.pending != nil }) else { return step }
-            for entry in KafkaTopicReaderFetch.take(from: client, limit: Self.batchLimit, timeoutMilliseconds: timeout)
-            {
+            for entry in client.takePartitionEntries(limit: Self.batchLimit, timeoutMilliseconds: timeout) {
                 switch entry {
                 case .message(let message): handler(.message(message))
                 case .endOfPartition(let partition): reachedEnd(of: partition)

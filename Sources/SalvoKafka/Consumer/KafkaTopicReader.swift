@@ -1,4 +1,3 @@
-import CRdKafka
 import Logging
 
 /// Reads every partition of one topic from the beginning and then follows it live, without a
@@ -76,11 +75,7 @@ public final class KafkaTopicReader: Sendable {
             }
             // Their records (and end markers) go to the client's message queue, which the
             // delegate consumes.
-            client.routeMessages(of: partitions)
-            try client.assign(
-                partitions,
-                startOffsets: Dictionary(
-                    uniqueKeysWithValues: partitions.map { ($0, Int64(RD_KAFKA_OFFSET_BEGINNING)) }))
+            try client.readFromBeginning(partitions)
             return partitions.count
         }
     }

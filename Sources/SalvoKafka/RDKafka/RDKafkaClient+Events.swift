@@ -20,23 +20,25 @@ extension RDKafkaClient {
         return poll(messageQueue, timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    /// Takes up to `limit` messages that are already on the consumer's message queue, without
-    /// waiting, appending them to `batch` in order; anything else the queue holds (a partition's
-    /// fetch error) goes to `other` in its place, with the messages before it. Returns how many
-    /// were taken.
+    /// Takes up to `limit` messages from the consumer's message queue, appending them to `batch`
+    /// in order; anything else the queue holds (a partition's fetch error or end marker) goes to
+    /// `other` in its place, with the messages before it. Returns how many were taken. The one
+    /// decoder of fetched messages: the group consumer's loop and the readers without a group
+    /// (``takePartitionEntries(limit:timeoutMilliseconds:)``) both take their records here.
     ///
     /// One `rd_kafka_consume_batch_queue` call instead of an event per message: polling paid
-    /// the queue's lock, an event and its destruction per message. The 0 ms timeout matters: with
-    /// more, the call waits until the batch is full. The messages stay librdkafka's until
-    /// destroyed here, after their bytes were copied; the pointer array lives only for this call.
+    /// the queue's lock, an event and its destruction per message. The consumer's 0 ms timeout
+    /// matters: with more, the call waits until the batch is full (or the time is up), which only
+    /// the readers without a group want. The messages stay librdkafka's until destroyed here,
+    /// after their bytes were copied; the pointer array lives only for this call.
     func takeReadyMessages(
-        limit: Int, into batch: inout [KafkaConsumerMessage],
+        limit: Int, timeoutMilliseconds: Int32 = 0, into batch: inout [KafkaConsumerMessage],
         other: (inout [KafkaConsumerMessage], RDKafkaEvent) -> Void
     ) -> Int {
         guard let messageQueue, limit > 0 else { return 0 }
         let messages = UnsafeMutablePointer<UnsafeMutablePointer<rd_kafka_message_t>?>.allocate(capacity: limit)
         defer { messages.deallocate() }
-        let count = rd_kafka_consume_batch_queue(messageQueue, 0, messages, limit)
+        let count = rd_kafka_consume_batch_queue(messageQueue, timeoutMilliseconds, messages, limit)
         guard count > 0 else { return 0 }
         // Consecutive messages of one topic share its lookup: the handle cannot be reused for
         // another topic while the messages holding it are alive.
