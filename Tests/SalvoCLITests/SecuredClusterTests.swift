@@ -82,18 +82,22 @@ struct SecuredClusterTests {
     }
 
     @Test(
-        "wrong or missing credentials: every command exits 78 with one line naming the broker and the SASL failure, no secret printed",
-        .timeLimit(.minutes(5)))
-    func refusedCredentials() async throws {
-        try await Self.withSecuredStage(mechanism: .scramSHA512, tls: false) { stage, broker in
+        "wrong or missing credentials, over SASL_PLAINTEXT and SASL_SSL: every command exits 78 with one line naming the broker and the SASL failure, no secret printed",
+        .timeLimit(.minutes(5)), arguments: [false, true])
+    func refusedCredentials(tls: Bool) async throws {
+        try await Self.withSecuredStage(mechanism: .scramSHA512, tls: tls) { stage, broker in
             let wrong = "not-\(Self.password)"
             let secret = stage.directory.appendingPathComponent("wrong-password")
             try wrong.write(to: secret, atomically: true, encoding: .utf8)
+            // The cluster's own settings (protocol, mechanism, user, CA), the password left out.
+            let settings = stage.cluster.properties.filter { $0.key != "sasl.password" }.sorted { $0.key < $1.key }
+                .map { "\($0.key): \"\($0.value)\"" }.joined(separator: ", ")
+            let properties = "properties: {\(settings)}"
             let wrongConfig = stage.directory.appendingPathComponent("wrong.yaml")
             try """
             kafka:
               brokers: ["\(broker.address)"]
-              properties: {security.protocol: SASL_PLAINTEXT, sasl.mechanisms: SCRAM-SHA-512, sasl.username: \(Self.user)}
+              \(properties)
               properties_files: {sasl.password: \(secret.path)}
             """.write(to: wrongConfig, atomically: true, encoding: .utf8)
             // SASL asked for, but the password left out: librdkafka refuses before connecting.
@@ -101,7 +105,7 @@ struct SecuredClusterTests {
             try """
             kafka:
               brokers: ["\(broker.address)"]
-              properties: {security.protocol: SASL_PLAINTEXT, sasl.mechanisms: SCRAM-SHA-512, sasl.username: \(Self.user)}
+              \(properties)
             """.write(to: noCredentials, atomically: true, encoding: .utf8)
             let jobs = stage.directory.appendingPathComponent("refused.ndjson")
             var fixture = CampaignFixture(seed: 8)
@@ -134,10 +138,7 @@ struct SecuredClusterTests {
             let worker = try stage.startWorker(
                 try stage.writeWorkerConfiguration(
                     name: "wrong-worker.yaml", brokers: broker.address,
-                    kafka: [
-                        "properties: {security.protocol: SASL_PLAINTEXT, sasl.mechanisms: SCRAM-SHA-512, sasl.username: \(Self.user)}",
-                        "properties_files: {sasl.password: \(secret.path)}",
-                    ]),
+                    kafka: [properties, "properties_files: {sasl.password: \(secret.path)}"]),
                 name: "refused-worker")
             let status = await worker.waitForExit(timeout: .seconds(60))
             #expect(status == 78, "the worker refused by the cluster exits 78: \(worker.stderr.suffix(2_000))")
