@@ -93,13 +93,7 @@ struct WorkerStartFromTests {
             try await Self.waitForStart(of: worker, stage: stage)
             let new = Self.jobs(&fixture, id: "new", count: 10)
             try await Self.produce(new.lines, to: stage.priorityTopic, age: .zero, on: stage)
-            let record = try await stage.waitForDeliveries(of: new.delivered, timeout: .seconds(90))
-            #expect(new.delivered.allSatisfy { record.acceptedCount[$0] != nil }, "records after the start are sent")
-            try await Task.sleep(for: .seconds(2))
-            let later = try stage.record()
-            #expect(old.delivered.allSatisfy { later.acceptedCount[$0] == nil }, "the backlog is skipped")
-            worker.signal(SIGTERM)
-            #expect(await worker.waitForExit(timeout: .seconds(40)) == 0)
+            try await Self.expect(worker, on: stage, toSend: new.delivered, andSkip: old.delivered)
         }
     }
 
@@ -112,14 +106,7 @@ struct WorkerStartFromTests {
             try await Self.produce(old.lines, to: stage.priorityTopic, age: .seconds(2 * 3_600), on: stage)
             try await Self.produce(recent.lines, to: stage.priorityTopic, age: .seconds(600), on: stage)
             let worker = try stage.startWorker(try stage.writeWorkerConfiguration(kafka: ["start_from: 1h"]))
-            let record = try await stage.waitForDeliveries(of: recent.delivered, timeout: .seconds(90))
-            #expect(
-                recent.delivered.allSatisfy { record.acceptedCount[$0] != nil }, "records younger than 1 h are sent")
-            try await Task.sleep(for: .seconds(2))
-            let later = try stage.record()
-            #expect(old.delivered.allSatisfy { later.acceptedCount[$0] == nil }, "records older than 1 h are skipped")
-            worker.signal(SIGTERM)
-            #expect(await worker.waitForExit(timeout: .seconds(40)) == 0)
+            try await Self.expect(worker, on: stage, toSend: recent.delivered, andSkip: old.delivered)
         }
     }
 
@@ -145,5 +132,18 @@ struct WorkerStartFromTests {
             resumed.signal(SIGTERM)
             #expect(await resumed.waitForExit(timeout: .seconds(40)) == 0)
         }
+    }
+
+    /// `worker` delivers every token of `sent`, then (2 s later) none of `skipped`, and drains.
+    static func expect(
+        _ worker: BackgroundProcess, on stage: WorkerStage, toSend sent: Set<String>, andSkip skipped: Set<String>
+    ) async throws {
+        let record = try await stage.waitForDeliveries(of: sent, timeout: .seconds(90))
+        #expect(sent.allSatisfy { record.acceptedCount[$0] != nil }, "the records after the start position are sent")
+        try await Task.sleep(for: .seconds(2))
+        let later = try stage.record()
+        #expect(skipped.allSatisfy { later.acceptedCount[$0] == nil }, "the records before it are skipped")
+        worker.signal(SIGTERM)
+        #expect(await worker.waitForExit(timeout: .seconds(40)) == 0)
     }
 }

@@ -20,13 +20,15 @@ struct WorkerStateTopicTests {
         #expect(try stage.record().acceptedCount.isEmpty)
     }
 
-    @Test("a missing progress topic stops the start, naming the topic and topics.progress")
-    func missingProgress() async throws {
+    @Test(
+        "a missing progress or control topic stops the start, naming the topic and its key",
+        arguments: ["progress", "control"])
+    func missingStateTopic(role: String) async throws {
         try await withWorkerStage(scenarioYAML: WorkerAcceptanceTests.deadTokenScenario) { stage in
-            let missing = stage.cluster.uniqueName("absent-progress")
-            let configuration = try stage.writeWorkerConfiguration(topics: ["progress": missing])
+            let missing = stage.cluster.uniqueName("absent-\(role)")
+            let configuration = try stage.writeWorkerConfiguration(topics: [role: missing])
             try await Self.expectRefusal(
-                stage, configuration, name: "no-progress", naming: [missing, "topics.progress", "does not exist"])
+                stage, configuration, name: "no-\(role)", naming: [missing, "topics.\(role)", "does not exist"])
         }
     }
 
@@ -42,16 +44,6 @@ struct WorkerStateTopicTests {
             try await Self.expectRefusal(
                 stage, configuration, name: "deleting-progress",
                 naming: [name, "topics.progress", "cleanup.policy=delete"])
-        }
-    }
-
-    @Test("a missing control topic stops the start, naming the topic and topics.control")
-    func missingControl() async throws {
-        try await withWorkerStage(scenarioYAML: WorkerAcceptanceTests.deadTokenScenario) { stage in
-            let missing = stage.cluster.uniqueName("absent-control")
-            let configuration = try stage.writeWorkerConfiguration(topics: ["control": missing])
-            try await Self.expectRefusal(
-                stage, configuration, name: "no-control", naming: [missing, "topics.control", "does not exist"])
         }
     }
 
