@@ -19,15 +19,29 @@
 #   BENCH_REPORT_ONLY=1   print, but exit 0 when a target is missed
 #   BENCH_CAMPAIGN="50000 150000" BENCH_PER_USER="20000 60000" BENCH_H2LOAD="50000 150000"
 #   BENCH_KEEP=1          keep the scratch directory (callgrind outputs, for callgrind_annotate)
+#   BENCH_QUICK=1         the sizes in scripts/bench-instructions.baseline; fail when a figure is
+#                         more than 3 % above the baseline's (what `make test` runs)
+#   BENCH_WRITE_BASELINE=1  write the figures measured (and the sizes) as the new baseline
 # Needs a broker: runs itself under scripts/with-broker.sh when SALVO_TEST_BROKERS is unset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${SALVO_TEST_BROKERS:-}" ]; then exec scripts/with-broker.sh "$0" "$@"; fi
 salvo="${1:-.build/release/salvo}"
+# The quick form (`make test`): small sizes, named by the committed baseline, and a verdict
+# against that baseline instead of the ratio targets.
+baseline=scripts/bench-instructions.baseline
+baseline_value() { awk -F= -v key="$1" '$1 == key {print $2}' "$baseline"; }
+if [ -n "${BENCH_QUICK:-}" ]; then
+  [ -f "$baseline" ] || { echo "bench-instructions: $baseline missing" >&2; exit 2; }
+  BENCH_CAMPAIGN=$(baseline_value campaign_sizes)
+  BENCH_PER_USER=$(baseline_value per_user_sizes)
+  BENCH_H2LOAD=$(baseline_value h2load_sizes)
+fi
 read -r campaign_small campaign_big <<<"${BENCH_CAMPAIGN:-50000 150000}"
 read -r per_user_small per_user_big <<<"${BENCH_PER_USER:-20000 60000}"
 read -r h2load_small h2load_big <<<"${BENCH_H2LOAD:-50000 150000}"
 campaign_target=1.30
+baseline_tolerance=3
 per_user_target=2.20
 [ -x "$salvo" ] || { echo "bench-instructions: $salvo missing: swift build -c release --product salvo" >&2; exit 2; }
 for tool in valgrind h2load cc objcopy python3; do
@@ -110,4 +124,35 @@ for name, value, target in (("worker, campaign", campaign, campaign_target), ("w
 print(f"bench-instructions: campaign {campaign / h2:.2f}× h2load (target {campaign_target}), "
       f"per-user {per_user / h2:.2f}× (target {per_user_target}); {seconds} s")
 EOF
+if [ -n "${BENCH_WRITE_BASELINE:-}" ]; then
+  {
+    echo "# The quick instruction gate's baseline: the sizes measured and the figures they gave"
+    echo "# (instructions per notification or request); written by BENCH_QUICK=1 BENCH_WRITE_BASELINE=1."
+    echo "campaign_sizes=$campaign_small $campaign_big"
+    echo "per_user_sizes=$per_user_small $per_user_big"
+    echo "h2load_sizes=$h2load_small $h2load_big"
+    echo "campaign=$campaign_each"
+    echo "per_user=$per_user_each"
+    echo "h2load=$h2load_each"
+  } >"$baseline"
+  echo "bench-instructions: wrote $baseline"
+  exit 0
+fi
+if [ -n "${BENCH_QUICK:-}" ]; then
+  python3 - "$baseline_tolerance" campaign "$campaign_each" "$(baseline_value campaign)" \
+    per-user "$per_user_each" "$(baseline_value per_user)" h2load "$h2load_each" "$(baseline_value h2load)" \
+    <<'EOF' | tee "$work/quick-verdict.txt"
+import sys
+tolerance = float(sys.argv[1])
+rows = sys.argv[2:]
+for name, value, base in zip(rows[0::3], rows[1::3], rows[2::3]):
+    value, base = int(value), int(base)
+    change = (value - base) / base * 100
+    verdict = "ok" if change <= tolerance else "ROSE"
+    print(f"bench-instructions (quick): {name} {value:,} against the baseline's {base:,} "
+          f"({change:+.1f} %, at most +{tolerance:g} %): {verdict}")
+EOF
+  if grep -q ROSE "$work/quick-verdict.txt" && [ -z "${BENCH_REPORT_ONLY:-}" ]; then exit 1; fi
+  exit 0
+fi
 if grep -q MISSED "$work/verdict.txt" && [ -z "${BENCH_REPORT_ONLY:-}" ]; then exit 1; fi

@@ -5,7 +5,8 @@
 set -euo pipefail
 build=(pkg-config librdkafka-dev libnghttp2-dev libssl-dev libjemalloc-dev)
 # python3-venv: the test broker's Python packages go into a virtual environment under .deps/.
-test=(kcat nghttp2-client nghttp2-server prometheus curl time unzip strace util-linux python3 python3-venv)
+# valgrind, gcc and binutils: the instruction gate (callgrind, its preloaded shim, a stripped copy).
+test=(kcat nghttp2-client nghttp2-server prometheus curl time unzip strace util-linux python3 python3-venv valgrind gcc binutils)
 want=("${build[@]}")
 [ "${1:-build}" = test ] && want+=("${test[@]}")
 

@@ -78,9 +78,19 @@ public enum ExternalProcess {
         try await run(URL(fileURLWithPath: path), arguments, stdin: stdin, environment: environment, timeout: timeout)
     }
 
-    /// The `salvo` executable built next to the test binary (`swift build --build-tests` builds
-    /// both into the same products directory; a copied test binary wants a copied `salvo`).
+    /// The `salvo` executable the tests run as a child process: `SALVO_TEST_EXECUTABLE` when set
+    /// (`make test` sets it to the release build, the binary that ships, whose worker fleets also
+    /// leave this 2-core machine's CPU to the broker and the mock), else the one built next to the
+    /// test binary (`swift build --build-tests` builds both into the same products directory; a
+    /// copied test binary wants a copied `salvo`).
     public static func salvoExecutable() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["SALVO_TEST_EXECUTABLE"], !path.isEmpty {
+            let salvo = URL(fileURLWithPath: path).standardizedFileURL
+            guard FileManager.default.isExecutableFile(atPath: salvo.path) else {
+                throw TestFailure("SALVO_TEST_EXECUTABLE=\(path) is not an executable file")
+            }
+            return salvo
+        }
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var directory = testBinary.deletingLastPathComponent()
         // On some layouts the test binary sits inside a `.xctest` bundle directory.

@@ -8,9 +8,7 @@ import Testing
 @Suite("salvo mock-apns as a subprocess")
 struct CommandTests {
     static var salvoBinary: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/salvo").path
+        (try? ExternalProcess.salvoExecutable().path) ?? ".build/debug/salvo"
     }
 
     /// Starts `salvo` with `arguments`, its stdout collected; the caller terminates it (and a
