@@ -20,8 +20,8 @@ enum HTTP2Responder {
 }
 
 /// A caller's answer decided inside an nghttp2 callback and delivered after it returns.
-/// A non-generic enum rather than a `(promise, Result)` tuple: buffers of tuples are destroyed
-/// through generic runtime metadata lookups, measured at ~1,500 instructions per request.
+/// A non-generic enum rather than a `(promise, Result)` tuple (hot-path rule 3,
+/// docs/performance-notes.md: the tuples' buffer cost ~1,500 instructions per request).
 enum HTTP2PendingCompletion {
     case success(HTTP2Responder, HTTP2Response)
     case failure(HTTP2Responder, HTTP2Error)

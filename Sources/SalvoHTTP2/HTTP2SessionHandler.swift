@@ -251,9 +251,8 @@ public final class HTTP2SessionHandler: ChannelDuplexHandler {
             while let event = self.pendingEvents.popFirst() {
                 self.context?.fireUserInboundEventTriggered(event)
             }
-            // One load of the weak delegate per batch, unwrapped once: each load, and each call
-            // through the optional (`delegate?.…`), was a retain and release, on the slow path
-            // of an object with a side table (~130 instructions per answer).
+            // One load of the weak delegate per batch, unwrapped once (hot-path rule 2,
+            // docs/performance-notes.md: ~130 instructions per answer loaded per call).
             if let delegate = self.pendingAnswers.isEmpty ? nil : self.responseDelegate {
                 while let answer = self.pendingAnswers.popFirst() {
                     if answer.isBare {

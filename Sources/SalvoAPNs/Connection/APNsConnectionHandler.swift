@@ -38,8 +38,8 @@ final class APNsConnectionHandler: ChannelInboundHandler, APNsPoolConnection {
     private let configuration: APNsConnection.Configuration
     private let metrics: APNsPoolMetrics?
     private let logger: Logger
-    /// The pool. Held strongly until the channel is gone and every request was reported: a weak
-    /// reference would give the pool a side table, and every retain of it would take the slow path.
+    /// The pool. Held strongly until the channel is gone and every request was reported, which
+    /// breaks the cycle (hot-path rule 2, docs/performance-notes.md).
     var delegate: (any APNsPoolConnectionDelegate)?
 
     /// Set as the session's `responseDelegate` (see ``APNsResponseRelay`` for why not `self`).

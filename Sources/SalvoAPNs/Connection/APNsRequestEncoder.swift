@@ -40,7 +40,7 @@ struct APNsRequestEncoder {
     /// ``encode(_:token:)`` without building the request: leaves its own fields in ``headers``
     /// and its shared block in ``sharedBlock``, which the connection hands to the session with
     /// the payload (`HTTP2SessionHandler.submit(headers:shared:body:deadline:tag:)`). Reads the
-    /// request in place: passed by value, it was copied out of the pool's array first.
+    /// request in place in the pool's array (hot-path rule 1).
     mutating func prepare(_ request: UnsafePointer<APNsRequest>, token: [UInt8]?) {
         if self.sharedToken != token || self.sharedFields != request.pointee.headers.fields {
             self.rebuild(fields: request.pointee.headers.fields, token: token)

@@ -3,9 +3,8 @@ import SalvoHTTP2
 /// Passes the session handler's answers on to the connection handler.
 ///
 /// Why not let the connection handler be the delegate itself: the session holds its delegate
-/// weakly, and an object that is ever weakly referenced takes a slow path on every retain and
-/// release for the rest of its life. The connection handler is retained and released several
-/// times per request (by the pool among others); this small object only once per answer.
+/// weakly (hot-path rule 2, docs/performance-notes.md), and the connection handler is retained
+/// and released several times per request; this small object only once per answer.
 final class APNsResponseRelay: HTTP2ResponseDelegate {
     /// `unowned`: the handler owns this relay, so it is alive whenever the relay is.
     private unowned let handler: APNsConnectionHandler

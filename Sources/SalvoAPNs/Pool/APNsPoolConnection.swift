@@ -10,9 +10,8 @@ protocol APNsPoolConnection: AnyObject {
     /// delegate's `connection(_:completed:with:)` with `tag` — possibly before this returns (a
     /// request refused at once is `.failed(.notSent)`).
     ///
-    /// A pointer into the caller's array, valid for the call only: passed by value, the request
-    /// was copied out of that array and destroyed again, a retain and release per reference it
-    /// holds (~170 instructions per request, `make bench-instructions`).
+    /// A pointer into the caller's array, valid for the call only (hot-path rule 1,
+    /// docs/performance-notes.md: ~170 instructions per request by value).
     func submit(_ request: UnsafePointer<APNsRequest>, deadline: NIODeadline, tag: UInt64)
     /// Stops new requests with a GOAWAY of our own; in-flight ones finish, then it closes.
     func retire()

@@ -6,8 +6,8 @@ final class APNsPoolSubmission {
     var next = 0
     let sink: APNsOutcomeSink
     /// The sink's handler when it is one, read per outcome. Kept apart because the sink also
-    /// holds a `CheckedContinuation`, whose layout the standard library does not freeze: reading
-    /// the enum copied it through runtime metadata (~100 instructions per outcome).
+    /// holds a `CheckedContinuation`, whose layout the standard library does not freeze
+    /// (hot-path rule 3, docs/performance-notes.md: ~100 instructions per outcome).
     let handler: (@Sendable (Int, APNsOutcome) -> Void)?
     let admitted: CheckedContinuation<Void, Never>?
 

@@ -45,9 +45,8 @@ extension KafkaConsumer {
         private(set) var lifecycle: Lifecycle = .running {
             didSet { isRunning = lifecycle == .running }
         }
-        /// `lifecycle == .running`, asked for every message: `Lifecycle` carries a `C.Instant`,
-        /// whose layout the standard library does not freeze, so comparing it copied the enum
-        /// through runtime metadata (~150 instructions per message).
+        /// `lifecycle == .running`, asked for every message: `Lifecycle` carries a `C.Instant`
+        /// (hot-path rule 3, docs/performance-notes.md: ~150 instructions per message).
         private(set) var isRunning = true
         private(set) var tracker = KafkaOffsetTracker()
         private(set) var assignment: Set<KafkaTopicPartition> = []

@@ -41,9 +41,8 @@ struct PoolHealth<C: Clock>: Sendable where C.Duration == Duration {
     private(set) var state = State.healthy {
         didSet { isHealthy = state == .healthy }
     }
-    /// `state == .healthy`, kept beside it: `State` carries a `C.Instant`, whose layout the
-    /// standard library does not freeze, so every read, copy or comparison of it goes through
-    /// runtime metadata (~500 instructions per answer before the fast path in
+    /// `state == .healthy`, kept beside it: `State` carries a `C.Instant` (hot-path rule 3,
+    /// docs/performance-notes.md: ~500 instructions per answer before the fast path in
     /// ``countAnswerIfHealthy()``).
     private(set) var isHealthy = true
     private var windowStart: C.Instant?
