@@ -333,7 +333,7 @@ public final class WorkerEngine: Service, Sendable {
 
     private static func close(
         _ consumers: Consumers, producer: KafkaProducer, pools: [WorkerPoolKey: APNsConnectionPool], logger: Logger,
-        producerTimeout: Duration = .seconds(1)
+        producerTimeout: Duration
     ) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await Self.close(consumers, logger: logger) }
