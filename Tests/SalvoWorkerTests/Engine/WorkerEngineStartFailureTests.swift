@@ -1,4 +1,5 @@
 import NIOSSL
+import SalvoAPNs
 import SalvoKafka
 import SalvoMockAPNs
 import SalvoWorker
