@@ -1,5 +1,3 @@
-import NIOSSL
-import SalvoAPNs
 import SalvoKafka
 import SalvoMockAPNs
 import SalvoWorker
@@ -17,16 +15,9 @@ struct WorkerEngineStartFailureTests {
         .timeLimit(.minutes(2)),
         arguments: WorkerStartStep.allCases, StartStepProbe.Ending.allCases)
     func startEndedAt(_ step: WorkerStartStep, by ending: StartStepProbe.Ending) async throws {
-        let material = try MockTLSMaterial.generate()
-        let caCertificate = try NIOSSLCertificate(bytes: Array(material.caCertificatePEM.utf8), format: .pem)
-        try await EngineMock.with(
-            tls: try material.serverTLS(acceptClientCertificates: false), tokenKeys: [material.tokenKey]
-        ) { mock in
+        try await EngineMock.withTLS { mock, app in
             try await withEngineKafka(partitions: 1) { kafka in
                 try await withCampaignBroker { broker in
-                    let app = try mock.app(
-                        transport: .tls(trustRoots: .certificates([caCertificate])),
-                        credential: try material.tokenCredential())
                     var configuration = WorkerConfiguration.test(kafka: kafka, app: app)
                     configuration.topics.control = try await broker.compactedTopic("control")
                     configuration.topics.campaigns = try await broker.compactedTopic("campaigns")
