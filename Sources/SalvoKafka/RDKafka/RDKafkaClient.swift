@@ -32,6 +32,8 @@ final class RDKafkaClient: @unchecked Sendable {
     /// `queued.min.messages`, which bounds memory without pausing (and re-fetching) partitions.
     let messageQueue: OpaquePointer?
     let logger: Logger
+    /// The `client.id` it was made with, under which ``KafkaClientHandles`` counts it.
+    let clientID: String
     /// Consumers: whether fetched messages are given their key and headers.
     let readsKeysAndHeaders: Bool
     private let lastError = Mutex<(text: String, code: rd_kafka_resp_err_t)?>(nil)
@@ -50,9 +52,11 @@ final class RDKafkaClient: @unchecked Sendable {
     private init(
         kind: Kind, handle: OpaquePointer, eventQueue: OpaquePointer, messageQueue: OpaquePointer?,
         readsKeysAndHeaders: Bool,
+        clientID: String,
         logger: Logger
     ) {
         self.kind = kind
+        self.clientID = clientID
         self.handle = handle
         self.eventQueue = eventQueue
         self.messageQueue = messageQueue
@@ -95,9 +99,11 @@ final class RDKafkaClient: @unchecked Sendable {
             rd_kafka_destroy(handle)
             throw .configuration("librdkafka returned no event queue")
         }
+        let clientID = properties["client.id"] ?? ""
+        KafkaClientHandles.created(clientID: clientID)
         return RDKafkaClient(
             kind: kind, handle: handle, eventQueue: queue, messageQueue: messageQueue,
-            readsKeysAndHeaders: readsKeysAndHeaders, logger: logger)
+            readsKeysAndHeaders: readsKeysAndHeaders, clientID: clientID, logger: logger)
     }
 
     /// Releases the queue references, then the handle (librdkafka requires that order).
@@ -106,6 +112,7 @@ final class RDKafkaClient: @unchecked Sendable {
         rd_kafka_queue_destroy(eventQueue)
         if let messageQueue { rd_kafka_queue_destroy(messageQueue) }
         rd_kafka_destroy(handle)
+        KafkaClientHandles.destroyed(clientID: clientID)
     }
 
     /// Interrupts a blocked poll from another thread.

@@ -37,14 +37,28 @@ public final class WorkerEngine: Service, Sendable {
     let eventLoopGroup: any EventLoopGroup
     let logger: Logger
     private let intake: LaneIntake
+    let startStepFinished: StartStepFinished?
     private let state = Mutex(State())
     private let latestStatistics = Mutex(WorkerStatistics())
     private let liveness = Mutex(WorkerLiveness())
 
+    /// Called as each start step finished, before the next one: may fail the start there
+    /// (``WorkerStartStep``). Tests use it to see that a failure at any step stops what started.
+    package typealias StartStepFinished = @Sendable (WorkerStartStep) async throws -> Void
+
     /// Validates `configuration` (and builds the decoders); nothing connects before ``run()``.
     /// - Parameter eventLoopGroup: The core and every APNs pool run on one loop of it.
-    public init(
+    public convenience init(
         configuration: WorkerConfiguration, eventLoopGroup: any EventLoopGroup, logger: Logger
+    ) throws(SalvoWorkerError) {
+        try self.init(
+            configuration: configuration, eventLoopGroup: eventLoopGroup, logger: logger, startStepFinished: nil)
+    }
+
+    /// - Parameter startStepFinished: Awaited after each start step; what it throws fails the start.
+    package init(
+        configuration: WorkerConfiguration, eventLoopGroup: any EventLoopGroup, logger: Logger,
+        startStepFinished: StartStepFinished?
     ) throws(SalvoWorkerError) {
         try configuration.validate()
         let jobDecoder = try JobDecoder(configuration: configuration.decoder)
@@ -52,6 +66,7 @@ public final class WorkerEngine: Service, Sendable {
         self.eventLoopGroup = eventLoopGroup
         self.eventLoop = eventLoopGroup.next()
         self.logger = logger
+        self.startStepFinished = startStepFinished
         self.intake = LaneIntake(
             jobDecoder: jobDecoder, retryDecoder: RetryRecordDecoder(jobDecoder: jobDecoder),
             topics: configuration.topics,
@@ -85,66 +100,20 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     public func run() async throws {
-        var producerConfiguration = KafkaProducerConfiguration(client: configuration.kafka)
-        producerConfiguration.properties = configuration.kafkaProducerProperties
-        let kafkaMetrics = WorkerKafkaMetrics(topics: configuration.topics)
-        let producer = try KafkaProducer(
-            configuration: producerConfiguration, logger: logger, observer: kafkaMetrics.producerObserver)
-        // Read before the consumers join: a partition resumed after a crash finds its checkpoint.
-        let (checkpointFollower, checkpoints): (CheckpointFollower?, CheckpointAccess)
+        var parts = StartedParts()
+        let started: Started
         do {
-            // Nothing is read before the state topics and a new group's backlog are checked.
-            try await checkStateTopics()
-            try await checkNewGroups()
-            (checkpointFollower, checkpoints) = try await startCheckpoints()
+            started = try await start(&parts)
         } catch {
-            await producer.shutdown(timeout: .seconds(1))
+            // Whatever the failed or interrupted start had started, the last started first.
+            await parts.stopAll()
+            if error is StartInterrupted { return }
             throw error
         }
-        // The consumers exist before the core (whose `markDone` calls them); their revoke barrier
-        // and commit reports reach the core through this once it is made.
-        let coreBox = CoreBox()
-        // Read to its end before the consumers join: no job is taken before the commands in force are known.
-        let control: CampaignControlFollower?
-        do {
-            control = try await startCampaignControl(coreBox)
-        } catch {
-            await checkpointFollower?.close()
-            await producer.shutdown(timeout: .seconds(1))
-            throw error
-        }
-        let consumers: Consumers
-        do {
-            consumers = try makeConsumers(coreBox)
-        } catch {
-            await control?.close()
-            await producer.shutdown(timeout: .seconds(1))
-            throw error
-        }
-        let pools: [WorkerPoolKey: APNsConnectionPool]
-        let broadcastSender: BroadcastSender
-        do {
-            let providers = try APNsTokenProviderRegistry(clock: ContinuousClock())
-            broadcastSender = try makeBroadcastSender(providers)
-            pools = try makePools(providers)
-        } catch {
-            await control?.close()
-            await Self.close(consumers, producer: producer, pools: [:], logger: logger)
-            throw error
-        }
-        let (records, publisher) = AsyncStream.makeStream(of: PendingRecord.self)
-        let core: NIOLoopBound<WorkerCore<ContinuousClock>>
-        do {
-            core = try await makeCore(
-                consumers: consumers, pools: pools, publisher: publisher, checkpoints: checkpoints)
-            try await attach(broadcastSender, to: core)
-            coreBox.set(core)
-            await applyInitialControl(control, core: core)
-        } catch {
-            await control?.close()
-            await Self.close(consumers, producer: producer, pools: pools, logger: logger)
-            throw error
-        }
+        // The drain closes these in its own order: it stops pulling before it closes anything.
+        parts.handOver([.producer, .consumers, .pools, .core])
+        let remaining = parts
+        let (producer, consumers, core) = (started.producer, started.consumers, started.core)
         state.withLock { $0.consumers = consumers }
         liveness.withLock { $0.started(at: .now) }
         // Created here, after the metrics system was bootstrapped by whoever runs the engine.
@@ -155,8 +124,9 @@ public final class WorkerEngine: Service, Sendable {
         let signal = ShutdownSignal()
         let loop = eventLoop
         let intake = self.intake
+        let records = started.records
         let publisherTask = Task { await Self.publish(records, producer: producer, core: core, loop: loop) }
-        let progressTask = startCampaignProgress(control, producer: producer, core: core)
+        let progressTask = startCampaignProgress(started.control, producer: producer, core: core)
         let consumerTasks = consumers.all.map { consumer in
             Task { await Self.consume(consumer, intake: intake, core: core, loop: loop, signal: signal) }
         }
@@ -166,6 +136,12 @@ public final class WorkerEngine: Service, Sendable {
             }
         }
         let lagSampler = Task { await Self.sampleLag(consumers, core: core, loop: loop) }
+        do {
+            try await startStepFinished?(.tasks)
+        } catch {
+            // Running now: a failure stops the worker through the drain, as a failed consumer does.
+            signal.fire(error: error)
+        }
 
         await withTaskCancellationOrGracefulShutdownHandler {
             await signal.wait()
@@ -178,13 +154,12 @@ public final class WorkerEngine: Service, Sendable {
         let drain = Task {
             await self.drain(
                 core: core, consumers: consumers, consumerTasks: consumerTasks, lagSampler: lagSampler,
-                publisher: publisher, publisherTask: publisherTask, progressTask: progressTask, producer: producer,
-                pools: pools,
-                publishReadiness: publishReadiness)
+                publisher: started.publisher, publisherTask: publisherTask, progressTask: progressTask,
+                producer: producer, pools: started.pools, publishReadiness: publishReadiness)
             for watcher in watchers { await watcher.value }
-            await broadcastSender.shutdown()
-            await checkpointFollower?.close()
-            await control?.close()
+            // The broadcast sender and the followers, once nothing in flight needs them.
+            var followers = remaining
+            await followers.stopAll()
         }
         await drain.value
         if let error = signal.error { throw error }
@@ -192,7 +167,7 @@ public final class WorkerEngine: Service, Sendable {
 
     // MARK: Start
 
-    private func makeConsumers(_ coreBox: CoreBox) throws(KafkaError) -> Consumers {
+    func makeConsumers(_ coreBox: CoreBox) throws(KafkaError) -> Consumers {
         let closeTimeout = min(.seconds(30), configuration.drainDeadline / 5)
         var campaign = KafkaConsumerConfiguration(
             client: configuration.kafka, groupID: configuration.groupID,
@@ -246,8 +221,10 @@ public final class WorkerEngine: Service, Sendable {
         return Consumers(campaign: campaignConsumer, priority: priorityConsumer)
     }
 
-    private func makePools(
-        _ providers: APNsTokenProviderRegistry<ContinuousClock>
+    /// Makes and starts one pool per app and environment; each is recorded in `parts` once
+    /// started, so that a failure making a later one stops the earlier ones.
+    func makePools(
+        _ providers: APNsTokenProviderRegistry<ContinuousClock>, recordingIn parts: inout StartedParts
     ) throws(APNsError) -> [WorkerPoolKey: APNsConnectionPool] {
         var pools: [WorkerPoolKey: APNsConnectionPool] = [:]
         for (name, app) in configuration.apps {
@@ -272,13 +249,14 @@ public final class WorkerEngine: Service, Sendable {
                         logger: logger)
                 }
                 pool.start()
+                parts.started(.pools) { await pool.shutdown() }
                 pools[WorkerPoolKey(app: name, environment: kind)] = pool
             }
         }
         return pools
     }
 
-    private func makeCore(
+    func makeCore(
         consumers: Consumers, pools: [WorkerPoolKey: APNsConnectionPool],
         publisher: AsyncStream<PendingRecord>.Continuation,
         checkpoints: CheckpointAccess
@@ -355,8 +333,19 @@ public final class WorkerEngine: Service, Sendable {
 
     private static func close(
         _ consumers: Consumers, producer: KafkaProducer, pools: [WorkerPoolKey: APNsConnectionPool], logger: Logger,
-        producerTimeout: Duration = .seconds(1)
+        producerTimeout: Duration
     ) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await Self.close(consumers, logger: logger) }
+            group.addTask { await producer.shutdown(timeout: producerTimeout) }
+            for pool in pools.values {
+                group.addTask { await pool.shutdown() }
+            }
+        }
+    }
+
+    /// Closes both lane consumers at once (each leaves its group and commits what it holds).
+    static func close(_ consumers: Consumers, logger: Logger) async {
         await withTaskGroup(of: Void.self) { group in
             for consumer in consumers.all {
                 group.addTask {
@@ -366,10 +355,6 @@ public final class WorkerEngine: Service, Sendable {
                         logger.warning("consumer close failed", metadata: ["error": "\(error)"])
                     }
                 }
-            }
-            group.addTask { await producer.shutdown(timeout: producerTimeout) }
-            for pool in pools.values {
-                group.addTask { await pool.shutdown() }
             }
         }
     }

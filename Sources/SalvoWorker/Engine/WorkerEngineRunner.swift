@@ -12,10 +12,14 @@ package final class WorkerEngineRunner: Sendable {
     private let task: Task<Void, any Error>
 
     /// Starts the engine; `run()` goes on in a task until ``shutdown()``.
+    /// - Parameter startStepFinished: See ``WorkerEngine/StartStepFinished``.
     package init(
-        configuration: WorkerConfiguration, eventLoopGroup: any EventLoopGroup, logger: Logger
+        configuration: WorkerConfiguration, eventLoopGroup: any EventLoopGroup, logger: Logger,
+        startStepFinished: WorkerEngine.StartStepFinished? = nil
     ) throws(SalvoWorkerError) {
-        engine = try WorkerEngine(configuration: configuration, eventLoopGroup: eventLoopGroup, logger: logger)
+        engine = try WorkerEngine(
+            configuration: configuration, eventLoopGroup: eventLoopGroup, logger: logger,
+            startStepFinished: startStepFinished)
         var groupConfiguration = ServiceGroupConfiguration(services: [engine], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .init(configuration.drainDeadline + .seconds(10))
         let group = ServiceGroup(configuration: groupConfiguration)

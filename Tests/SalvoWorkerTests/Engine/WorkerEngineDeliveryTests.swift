@@ -1,5 +1,4 @@
 import Foundation
-import NIOSSL
 import SalvoAPNs
 import SalvoKafka
 import SalvoMockAPNs
@@ -77,15 +76,8 @@ struct WorkerEngineDeliveryTests {
     @Test("over TLS with provider-token authentication, the mock verifying every JWT")
     func tlsWithTokenAuthentication() async throws {
         // The mock's own generated material: a CA, a server certificate for 127.0.0.1, a .p8 key.
-        let material = try MockTLSMaterial.generate()
-        let caCertificate = try NIOSSLCertificate(bytes: Array(material.caCertificatePEM.utf8), format: .pem)
-        try await EngineMock.with(
-            tls: try material.serverTLS(acceptClientCertificates: false), tokenKeys: [material.tokenKey]
-        ) { mock in
+        try await EngineMock.withTLS { mock, app in
             try await withEngineKafka(partitions: 1) { kafka in
-                let app = try mock.app(
-                    transport: .tls(trustRoots: .certificates([caCertificate])),
-                    credential: try material.tokenCredential())
                 try await EngineRunner.with(.test(kafka: kafka, app: app)) { runner in
                     _ = try await kafka.produce(
                         [EngineJobs.campaign(id: "tls-campaign", tokens: 0..<300)], to: kafka.topics.jobs)
