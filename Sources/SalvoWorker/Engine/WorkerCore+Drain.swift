@@ -17,8 +17,9 @@ extension WorkerCore {
         switch lifecycle.onBeginDrain(promise, budget: budget, now: clock.now) {
         case .answer(let promise):
             promise.succeed()
-        case .start:
-            timers.drainDeadline = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(budget.nanoseconds)) {
+        case .start(let deadline):
+            let remaining = clock.now.duration(to: deadline)
+            timers.drainDeadline = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(remaining.nanoseconds)) {
                 [self] in
                 logger.warning(
                     "drain deadline reached",
