@@ -1,6 +1,6 @@
-/// The dispatch window and the flight limit: how much a pump round may send, when an answer
-/// refills the window at once and when it waits for a batch's worth of room, and when a round
-/// is asked for at all (one per event-loop turn). The core performs the decisions (schedules the
+/// The dispatch window and the flight limit: how much a pump may send, when an answer refills
+/// the window at once and when it waits for a batch's worth of room, and when a pump is asked
+/// for at all (one per event-loop turn). The core performs the decisions (schedules the
 /// pump or the refill task, submits); the counts stay here.
 ///
 /// Called several times per notification, so every method is a few field accesses the optimizer
@@ -26,12 +26,12 @@ struct DispatchWindow<Instant: InstantProtocol> where Instant.Duration == Durati
     private var pumpScheduled = false
     /// The refill task is armed (the core holds it).
     private var refillArmed = false
-    /// Per-user work was queued or dispatched within the last second (set by each round).
+    /// Per-user work was queued or dispatched within the last second (set by each pump).
     private var latencySensitive = false
     // The fields above are asked per notification and come first: an `Instant`'s layout is not
     // frozen, so every field stored after the first that holds one is found through metadata.
     /// In flight stays below this while per-user pushes are being sent: the window while the
-    /// round trip shows no queueing, less when answers queue (``AdaptiveWindow``,
+    /// answer time shows no queueing, less when answers queue (``AdaptiveWindow``,
     /// `lanes.queue_delay_target`). Campaigns alone use the whole window: a deeper queue batches
     /// better and only per-user pushes wait for it.
     private var flightLimit: AdaptiveWindow<Instant>
@@ -47,37 +47,37 @@ struct DispatchWindow<Instant: InstantProtocol> where Instant.Duration == Durati
     var flightLimitValue: Int { flightLimit.limit }
 
     /// Whether the flight limit adapts at all (`lanes.queue_delay_target` set): only then does a
-    /// round need to know whether per-user work is queued.
+    /// pump need to know whether per-user work is queued.
     var adaptsToLatency: Bool { flightLimit.target != nil }
 
-    /// Whether the round's batches sample their round trip for the flight limit.
+    /// Whether the pump's batches sample their answer time for the flight limit.
     var samplesRoundTrips: Bool { latencySensitive }
 
-    // MARK: Rounds
+    // MARK: Pumps
 
-    /// Work arrived: returns true when the core must schedule a round (none is scheduled yet).
+    /// Work arrived: returns true when the core must schedule a pump (none is scheduled yet).
     mutating func onPumpWanted() -> Bool {
         guard !pumpScheduled else { return false }
         pumpScheduled = true
         return true
     }
 
-    /// A round starts. Returns whether the refill task was armed (the core cancels it).
-    mutating func onRoundStarted() -> Bool {
+    /// A pump starts. Returns whether the refill task was armed (the core cancels it).
+    mutating func onPumpStarted() -> Bool {
         pumpScheduled = false
         defer { refillArmed = false }
         return refillArmed
     }
 
-    /// The refill task fired: returns true when the core must schedule a round.
+    /// The refill task fired: returns true when the core must schedule a pump.
     mutating func onRefillDue() -> Bool {
         refillArmed = false
         return onPumpWanted()
     }
 
     /// Sets whether per-user work is about (`priorityQueued`, or sent within the last second) and
-    /// returns the round's flight limit: the adaptive limit then, the window otherwise.
-    mutating func onRoundPlanned(now: Instant, priorityQueued: Bool) -> Int {
+    /// returns the pump's flight limit: the adaptive limit then, the window otherwise.
+    mutating func onPumpPlanned(now: Instant, priorityQueued: Bool) -> Int {
         if adaptsToLatency {
             if priorityQueued {
                 latencySensitive = true
@@ -90,22 +90,22 @@ struct DispatchWindow<Instant: InstantProtocol> where Instant.Duration == Durati
         return latencySensitive ? flightLimit.limit : size
     }
 
-    /// Whether the round may send one more: room in the window (`waiting`: delayed, held for a
-    /// retry, parked) and under the round's flight `limit`.
+    /// Whether the pump may send one more: room in the window (`waiting`: delayed, held for a
+    /// retry, parked) and under the pump's flight `limit`.
     func hasRoom(waiting: Int, limit: Int) -> Bool {
         inFlight + waiting < size && inFlight < limit
     }
 
-    /// What the rest of the round may send (a batch's capacity).
+    /// What the rest of the pump may send (a batch's capacity).
     func freeRoom(waiting: Int, limit: Int) -> Int {
         min(size - inFlight - waiting, limit - inFlight)
     }
 
     mutating func onSent() { inFlight += 1 }
 
-    /// The round ended: a per-user send starts the second of latency sensitivity again, and a
-    /// round stopped by the flight limit tells the limit so.
-    mutating func onRoundEnded(sentPriority: Bool, limit: Int, now: Instant) {
+    /// The pump ended: a per-user send starts the second of latency sensitivity again, and a
+    /// pump stopped by the flight limit tells the limit so.
+    mutating func onPumpEnded(sentPriority: Bool, limit: Int, now: Instant) {
         if sentPriority { priorityDispatchedAt = now }
         if latencySensitive, inFlight >= limit { flightLimit.limitReached() }
     }
@@ -129,9 +129,9 @@ struct DispatchWindow<Instant: InstantProtocol> where Instant.Duration == Durati
         return .armRefill
     }
 
-    /// One round trip sample (a batch's median answer) while the flight limit is in force.
-    mutating func onRoundTrip(_ roundTrip: Duration, now: Instant) {
+    /// One answer-time sample (a batch's median answer, from submission) while the flight limit is in force.
+    mutating func onLatencySample(_ sample: Duration, now: Instant) {
         guard latencySensitive else { return }
-        flightLimit.record(roundTrip, now: now)
+        flightLimit.record(sample, now: now)
     }
 }

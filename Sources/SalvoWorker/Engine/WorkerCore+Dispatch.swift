@@ -10,12 +10,12 @@ extension WorkerCore {
         executePump()
     }
 
-    /// The round ``DispatchWindow`` asked for, later in this event-loop turn.
+    /// The pump ``DispatchWindow`` asked for, later in this event-loop turn.
     private func executePump() {
         eventLoop.assumeIsolated().execute { [self] in pump() }
     }
 
-    /// After an outcome: a round now, or once a batch's worth of the window is free
+    /// After an outcome: a pump now, or once a batch's worth of the window is free
     /// (``DispatchWindow/onAnswered(urgent:waiting:)``). New jobs, replays, retries and draining
     /// pump at once (``schedulePump()``).
     func scheduleRefill() {
@@ -57,7 +57,7 @@ extension WorkerCore {
     /// by the lanes' weights), each new slot through the app and device rate limits. Requests are
     /// collected per pool and submitted with one call per pool.
     func pump() {
-        if dispatch.onRoundStarted() {
+        if dispatch.onPumpStarted() {
             timers.refill?.cancel()
             timers.refill = nil
         }
@@ -74,10 +74,11 @@ extension WorkerCore {
         let takesLaneWork = self.takesLaneWork
         // Campaign commands are asked once per job run, and only while one is in force.
         let checksCampaigns = campaigns.hasCommands
+        let limitsSends = limits.apply
         var campaignShared: PushNotification.Shared?
         var campaignDecision: CampaignDecision?
         var lanesTurn = false
-        let limit = dispatch.onRoundPlanned(
+        let limit = dispatch.onPumpPlanned(
             now: now, priorityQueued: dispatch.adaptsToLatency && scheduler.queuedNotifications(in: .priority) > 0)
         var sentPriority = false
         while dispatch.hasRoom(waiting: waiting, limit: limit) {
@@ -109,7 +110,7 @@ extension WorkerCore {
                     continue
                 }
             }
-            if isNewSend, limits.apply, isDelayedByRateLimit(item.notification, now: now) { continue }
+            if isNewSend, limitsSends, isDelayedByRateLimit(item.notification, now: now) { continue }
             if item.notification.shared !== lastShared {
                 lastShared = item.notification.shared
                 let key = WorkerPoolKey(app: item.notification.job.app, environment: item.notification.job.environment)
@@ -143,7 +144,7 @@ extension WorkerCore {
                 handle(classifier.classify(.invalidRequest(error), of: item.notification, at: .now()), of: item)
             }
         }
-        dispatch.onRoundEnded(sentPriority: sentPriority, limit: limit, now: now)
+        dispatch.onPumpEnded(sentPriority: sentPriority, limit: limit, now: now)
         for (index, batch) in batches.enumerated() {
             guard let batch, !batch.requests.isEmpty else { continue }
             submit(batch, to: index)
@@ -191,7 +192,7 @@ extension WorkerCore {
     private func roundTripSampled(since submittedAt: C.Instant) {
         guard dispatch.samplesRoundTrips else { return }
         let now = clock.now
-        dispatch.onRoundTrip(submittedAt.duration(to: now), now: now)
+        dispatch.onLatencySample(submittedAt.duration(to: now), now: now)
     }
 
     /// Lanes back under their capacity let their consumer tasks pull again (all of them, and

@@ -32,7 +32,7 @@ extension WorkerCore {
 
     /// Moves the drain on when in-flight work or pending records reached zero.
     func checkDrainProgress() {
-        // Asked after every round: while running, nothing of a drain to ask the lifecycle about.
+        // Asked after every pump: while running, nothing of a drain to ask the lifecycle about.
         guard !lifecycle.isRunning else { return }
         if lifecycle.onWorkSettled(
             idle: dispatch.inFlight == 0 && waitingWork.ready.isEmpty && broadcasts.inFlight == 0)

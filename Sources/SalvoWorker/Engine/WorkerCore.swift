@@ -47,7 +47,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
 
     /// The APNs pools with their health and parked work.
     var pools: PoolTable<C>
-    /// What may be in flight and when a round runs (``DispatchWindow``).
+    /// What may be in flight and when a pump runs (``DispatchWindow``).
     var dispatch: DispatchWindow<C.Instant>
     var timers = CoreTimers<C.Instant>()
     var laneWaiters: [Lane: [Resume]] = [:]

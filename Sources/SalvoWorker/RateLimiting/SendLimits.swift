@@ -4,15 +4,16 @@ import SalvoAPNs
 /// per send (and not at all while no limit is configured, the default) and holds what it delays
 /// in its delayed-sends scheduler.
 struct SendLimits<C: Clock> where C.Duration == Duration {
-    private var apps: AppRateLimiter<C>
-    private var devices: DeviceRateLimiter<C>?
-    /// `devices != nil`, asked per send: testing the optional of a struct holding a `C.Instant`
-    /// goes through runtime metadata (~55 instructions).
-    private let limitsDevices: Bool
     /// Whether any rate limit (an app's or the device one) is configured. Without one a send
     /// skips the limiters: asking them cost ~210 instructions per notification (the `Duration`
     /// comparisons are calls into the standard library).
     let apply: Bool
+    /// `devices != nil`, asked per send: testing the optional of a struct holding a `C.Instant`
+    /// goes through runtime metadata (hot-path rule 3). Both flags come first: a field stored
+    /// after one that holds an `Instant` is found through metadata too.
+    private let limitsDevices: Bool
+    private var apps: AppRateLimiter<C>
+    private var devices: DeviceRateLimiter<C>?
 
     init(configuration: WorkerConfiguration, now: C.Instant) throws(SalvoWorkerError) {
         var limits: [String: RateLimit] = [:]

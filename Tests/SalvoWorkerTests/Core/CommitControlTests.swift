@@ -89,14 +89,14 @@ import Testing
         var window = DispatchWindow<ManualClock.Instant>(size: 20, queueDelayTarget: nil)
         _ = control.onCommitFinished(.campaign, succeeded: false, now: clock.now)
         var completed = 0
-        var rounds = 0
-        // Each round fills the window while the gate is open; every answer completes a job.
+        var windows = 0
+        // Each pump fills the window while the gate is open; every answer completes a job.
         for _ in 0..<10 {
-            _ = window.onRoundStarted()
-            let limit = window.onRoundPlanned(now: clock.now, priorityQueued: false)
+            _ = window.onPumpStarted()
+            let limit = window.onPumpPlanned(now: clock.now, priorityQueued: false)
             guard !control.isClosed else { break }
             while window.hasRoom(waiting: 0, limit: limit) { window.onSent() }
-            rounds += 1
+            windows += 1
             #expect(window.inFlight == 20, "the window is full")
             clock.advance(by: .milliseconds(10))
             for _ in 0..<20 {
@@ -106,7 +106,7 @@ import Testing
             }
             _ = window.onAnswered(urgent: false, waiting: 0)
         }
-        #expect(rounds == 5, "100 completed in five windows: the gate closes")
+        #expect(windows == 5, "100 completed in five windows: the gate closes")
         #expect(window.inFlight == 0, "what was in flight was answered")
         #expect(
             control.onCommitFinished(.campaign, succeeded: false, now: clock.now).change
