@@ -5,7 +5,7 @@ import Synchronization
 /// Writes a worker's campaign progress records to `salvo.campaigns` every `interval`.
 ///
 /// The ledger stays with its owner (the worker core, on its event loop): `collect` is how the
-/// publisher asks it for the changed records (e.g. `loop.submit { core.ledger.takeChangedRecords(now:) }`).
+/// publisher asks it for the changed records (e.g. `loop.submit { core.campaigns.takeChangedProgress(now:) }`).
 /// Records are whole counts, not increments, so a record that failed to be written is simply kept
 /// and written next round unless a newer one of the same key replaced it.
 package final class CampaignProgressPublisher: Sendable {

@@ -10,7 +10,7 @@
 /// until a commit of that consumer succeeds.
 ///
 /// A commit counts as failing when it fails, and also when none has succeeded for a while (the
-/// core's ``WorkerCore/commitOverdue``) although work waits for one.
+/// ``CommitControl``) although work waits for one.
 ///
 /// The count is reset by any successful commit of the consumer, which covers the done watermark
 /// at that moment; jobs completed above a watermark held back by an unfinished job are not

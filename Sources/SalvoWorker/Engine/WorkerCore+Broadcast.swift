@@ -23,7 +23,7 @@ extension WorkerCore {
     /// A broadcast job from intake. During a drain it is not opened: nothing of it was sent, and
     /// its offset stays uncommitted for the next owner.
     func acceptBroadcast(_ broadcast: BroadcastRecord, record: DecodedRecord) {
-        guard phase == .running else { return }
+        guard lifecycle.isRunning else { return }
         let job = broadcast.job
         for kind in job.warnings.labelValues { metrics.liveActivityWarning(kind: kind) }
         let decision = stoppedDecision(job.campaignID)
@@ -59,7 +59,7 @@ extension WorkerCore {
     private func broadcastAnswered(_ attempt: BroadcastAttempt, _ result: Result<APNsChannelResponse, APNsError>) {
         broadcasts.inFlight -= 1
         // Revoked (and forgotten) meanwhile, or the drain ended: the next owner reads it again.
-        guard phase != .finished, ledger.generation(of: attempt.source) == attempt.generation else {
+        guard !lifecycle.isFinished, ledger.generation(of: attempt.source) == attempt.generation else {
             broadcastSettled()
             return
         }
@@ -96,7 +96,7 @@ extension WorkerCore {
             return
         }
         // Its partition is going, or the worker is: the next owner sends it.
-        guard phase == .running, !revokingPartitions.contains(attempt.source.partitionKey) else {
+        guard lifecycle.isRunning, !commits.isRevoking(attempt.source.partitionKey) else {
             abandonBroadcast(attempt)
             return
         }
@@ -122,8 +122,8 @@ extension WorkerCore {
     }
 
     private func broadcastRecheck(_ attempt: BroadcastAttempt) {
-        guard phase == .running, ledger.generation(of: attempt.source) == attempt.generation,
-            !revokingPartitions.contains(attempt.source.partitionKey)
+        guard lifecycle.isRunning, ledger.generation(of: attempt.source) == attempt.generation,
+            !commits.isRevoking(attempt.source.partitionKey)
         else {
             abandonBroadcast(attempt)
             checkDrainProgress()
@@ -180,7 +180,7 @@ extension WorkerCore {
     private func broadcastSettled() {
         broadcasts.pending -= 1
         guard !broadcasts.waiters.isEmpty,
-            phase != .running || broadcasts.pending <= BroadcastDispatch.maximumPending / 2
+            !lifecycle.isRunning || broadcasts.pending <= BroadcastDispatch.maximumPending / 2
         else { return }
         let waiters = broadcasts.waiters
         broadcasts.waiters = []
@@ -194,6 +194,6 @@ extension WorkerCore {
 
     private func countBroadcastCampaign(_ outcome: CampaignOutcome, _ attempt: BroadcastAttempt) {
         guard let campaignID = attempt.job.campaignID else { return }
-        campaignProgress.count(outcome, campaignID: campaignID, isRetry: attempt.attempt > 1, at: .now())
+        campaigns.count(outcome, campaignID: campaignID, isRetry: attempt.attempt > 1, at: .now())
     }
 }

@@ -7,11 +7,11 @@ import SalvoKafka
 /// and before dispatch, whether a campaign's notification is sent, held (paused) or finished
 /// without sending (cancelled); a new snapshot sweeps the work already here. Cancelled
 /// notifications finish in the ledger like delivered ones (no record), so their offsets commit;
-/// paused work waits in ``holds`` — outside the window, so it never stops other campaigns or
-/// per-user pushes — and goes to the retry topic when the queue is full or has held it for
-/// `retry.max_held_delay`, so it never pins a partition's commit either.
+/// paused work waits in ``CampaignControl``, which decides what is held, what overflows and what
+/// expires to the retry topic; this executor sweeps the core's other queues and hands off.
 ///
-/// While no command is in force (`control.commands.isEmpty`) none of this runs per notification.
+/// While no command is in force (``CampaignControl/hasCommands``) none of this runs per
+/// notification.
 extension WorkerCore {
     /// How far ahead paused work handed to the retry topic is due: it comes back a few seconds
     /// later and is held again, or sent once the campaign resumed.
@@ -20,30 +20,26 @@ extension WorkerCore {
     /// A snapshot of the control topic (the follower's, hopped to this loop). The initial state
     /// and an early change may arrive in either order: only a higher generation counts.
     func controlChanged(_ state: CampaignControlState) {
-        guard state.generation > control.generation else { return }
-        let previous = control
-        control = state
-        guard phase != .finished else { return }
+        guard let changes = campaigns.onSnapshot(state), !lifecycle.isFinished else { return }
         let now = clock.now
-        for (campaignID, decision) in state.changes(since: previous) {
+        for (campaignID, decision) in changes {
             let affected: Int
             switch decision {
             case .cancel:
                 let before = statistics.cancelled
-                for job in pausedJobs.take(campaignID: campaignID) { cancelLaneJob(job.unit, from: job.first) }
-                finishCancelled(sweep(campaignID, laneWork: .cancel) + holds.take(campaignID: campaignID))
+                let (jobs, held) = campaigns.onCancel(campaignID)
+                for job in jobs { cancelLaneJob(job.unit, from: job.first) }
+                finishCancelled(sweep(campaignID, laneWork: .cancel) + held)
                 affected = statistics.cancelled - before
             case .hold:
-                let parkedBefore = pausedJobs.notificationCount
+                let parkedBefore = campaigns.pausedNotificationCount
                 let held = sweep(campaignID, laneWork: .park)
-                affected = held.count + pausedJobs.notificationCount - parkedBefore
+                affected = held.count + campaigns.pausedNotificationCount - parkedBefore
                 hold(held, now: now)
             case .send:
-                let released = holds.take(campaignID: campaignID)
-                let jobs = pausedJobs.take(campaignID: campaignID)
-                affected = released.count + jobs.reduce(0) { $0 + $1.notificationCount }
-                resumed.append(contentsOf: released)
-                for job in jobs {
+                let resumed = campaigns.onResume(campaignID)
+                affected = resumed.notifications
+                for job in resumed.jobs {
                     scheduler.enqueue(
                         job.unit, notifications: job.unit.job.notificationCount, lane: job.lane, startingAt: job.first)
                 }
@@ -65,9 +61,7 @@ extension WorkerCore {
     /// The decision for a job's notifications when a command is in force for its campaign;
     /// nil to send (no campaign, no command, or resumed).
     func stoppedDecision(_ campaignID: String?) -> CampaignDecision? {
-        guard !control.commands.isEmpty else { return nil }
-        let decision = control.decision(for: campaignID)
-        return decision == .send ? nil : decision
+        campaigns.stoppedDecision(campaignID)
     }
 
     /// A notification the pump took for a campaign that is paused or cancelled now.
@@ -99,7 +93,7 @@ extension WorkerCore {
             case .cancel:
                 cancelLaneJob(unit, from: first)
             case .park:
-                if !pausedJobs.park(PausedJob(unit: unit, first: first), campaignID: campaignID, now: now) {
+                if !campaigns.park(PausedJob(unit: unit, first: first), campaignID: campaignID, now: now) {
                     swept += unit.notifications(from: first)
                 }
             }
@@ -108,11 +102,7 @@ extension WorkerCore {
         let (scheduled, dueNow) = takeWaiting(where: isCampaign)
         for batch in scheduled { swept += batch.notifications }
         swept += dueNow
-        resumed.removeAll { notification in
-            guard isCampaign(notification) else { return false }
-            swept.append(notification)
-            return true
-        }
+        swept += campaigns.removeHeld(where: isCampaign, resumedOnly: true)
         return swept
     }
 
@@ -131,37 +121,22 @@ extension WorkerCore {
 
     /// Holds paused work; what does not fit goes to the retry topic (not an attempt).
     func hold(_ notifications: [PushNotification], now: C.Instant) {
-        guard !notifications.isEmpty else { return }
-        let wasEmpty = holds.isEmpty
-        var overflow: [PushNotification] = []
-        // Usually one campaign (a sweep, a job): held in runs, one queue lookup per run.
-        var start = notifications.startIndex
-        while start < notifications.endIndex {
-            let campaignID = notifications[start].job.campaignID
-            let end = notifications[start...].firstIndex { $0.job.campaignID != campaignID } ?? notifications.endIndex
-            overflow += holds.hold(contentsOf: notifications[start..<end], campaignID: campaignID ?? "", now: now)
-            start = end
-        }
-        handOffHeld(overflow, now: now)
-        if wasEmpty { armTimer() }
+        let held = campaigns.onHold(notifications, now: now)
+        handOffHeld(held.overflow, now: now)
+        if held.armTimer { armTimer() }
     }
 
     /// From the timer: work held for `retry.max_held_delay` goes to the retry topic, so its job
     /// completes and the partition commits while the campaign stays paused.
     func handOffExpiredHolds(now: C.Instant) {
-        if !holds.isEmpty { handOffHeld(holds.takeExpired(now: now).map(\.item), now: now) }
-        if !pausedJobs.isEmpty {
-            let expired = pausedJobs.takeExpired(now: now)
-            handOffHeld(expired.flatMap { $0.unit.notifications(from: $0.first) }, now: now)
-        }
+        let expired = campaigns.onExpiry(now: now)
+        handOffHeld(expired.held, now: now)
+        handOffHeld(expired.paused, now: now)
     }
 
     /// Shutdown: held and resumed work goes to the retry topic (the next owner holds or sends it).
     func handOffHoldsForShutdown() {
-        guard !holds.isEmpty || !resumed.isEmpty else { return }
-        let now = clock.now
-        handOffHeld(holds.removeAll(where: { _ in true }) + Array(resumed), now: now)
-        resumed = []
+        handOffHeld(campaigns.removeHeld(where: { _ in true }), now: clock.now)
     }
 
     /// Paused work to the retry topic, due ``heldHandOffDelay`` ahead, its attempt unchanged.
@@ -214,7 +189,7 @@ extension WorkerCore {
     func countCancelledProgress(campaignID: String?, isRetry: Bool, count: Int) {
         statistics.cancelled += count
         if let campaignID {
-            campaignProgress.count(
+            campaigns.count(
                 .cancelled, campaignID: campaignID, isRetry: isRetry, times: Int64(count), at: .now())
         }
     }
@@ -222,29 +197,17 @@ extension WorkerCore {
     /// One outcome of a campaign's notification for `salvo.campaigns` (nothing for other jobs).
     func countCampaign(_ outcome: CampaignOutcome, of notification: PushNotification) {
         guard let campaignID = notification.shared.job.campaignID else { return }
-        campaignProgress.count(outcome, campaignID: campaignID, isRetry: notification.attempt > 1, at: .now())
+        campaigns.count(outcome, campaignID: campaignID, isRetry: notification.attempt > 1, at: .now())
     }
 
     /// The next resumed notification when it is its turn: it alternates with the lanes (which
     /// keep per-user pushes first), so a resume's burst delays other work but never stops it.
     func nextResumed(lanesTurn: inout Bool) -> DispatchItem? {
-        guard !resumed.isEmpty, !lanesTurn || scheduler.isEmpty else { return nil }
+        guard campaigns.hasResumed, !lanesTurn || scheduler.isEmpty else { return nil }
         lanesTurn = true
-        return resumed.popFirst().map {
+        return campaigns.nextResumed().map {
             DispatchItem(notification: $0, metricsLane: .campaign, enqueuedAtMilliseconds: nil)
         }
-    }
-
-    /// Revoked partitions' held and resumed work, for the revoke's hand-off or abandonment.
-    func removeHeld(where isRevoked: (PushNotification) -> Bool) -> [PushNotification] {
-        guard !holds.isEmpty || !resumed.isEmpty else { return [] }
-        var removed = holds.removeAll(where: isRevoked)
-        resumed.removeAll { notification in
-            guard isRevoked(notification) else { return false }
-            removed.append(notification)
-            return true
-        }
-        return removed
     }
 
     private struct CancelKey: Hashable {

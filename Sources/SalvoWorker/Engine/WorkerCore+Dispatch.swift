@@ -6,73 +6,63 @@ extension WorkerCore {
     /// Pumps once per event-loop turn however many outcomes or records arrived in it, so each
     /// round submits one batch per pool.
     func schedulePump() {
-        guard !pumpScheduled else { return }
-        pumpScheduled = true
+        guard dispatch.onPumpWanted() else { return }
+        executePump()
+    }
+
+    /// The pump ``DispatchWindow`` asked for, later in this event-loop turn.
+    private func executePump() {
         eventLoop.assumeIsolated().execute { [self] in pump() }
     }
 
-    /// After an outcome. Refilling the window a few slots at a time, as answers trickle in, would
-    /// cost a write, a TLS record and a wake-up of the gateway per few requests; so the window
-    /// refills once a batch's worth of it (``refillBatch``) is free, or after
-    /// ``refillDelay`` at the latest. New jobs, replays, retries and draining pump at once
-    /// (``schedulePump()``): only the refill of a full window waits, and the window stays at
-    /// least seven-eighths full meanwhile.
+    /// After an outcome: a pump now, or once a batch's worth of the window is free
+    /// (``DispatchWindow/onAnswered(urgent:waiting:)``). New jobs, replays, retries and draining
+    /// pump at once (``schedulePump()``).
     func scheduleRefill() {
-        if phase != .running || !ready.isEmpty || freeRoom >= refillBatch {
-            schedulePump()
+        switch dispatch.onAnswered(urgent: !lifecycle.isRunning || !waitingWork.ready.isEmpty, waiting: waiting) {
+        case .none:
             return
-        }
-        guard refillTask == nil, !pumpScheduled else { return }
-        refillTask = eventLoop.assumeIsolated().scheduleTask(in: Self.refillDelay) {
-            self.refillTask = nil
-            self.schedulePump()
+        case .pumpNow:
+            executePump()
+        case .armRefill:
+            timers.refill = eventLoop.assumeIsolated().scheduleTask(in: Self.refillDelay) {
+                self.timers.refill = nil
+                if self.dispatch.onRefillDue() { self.executePump() }
+            }
         }
     }
 
-    /// The longest a partial refill waits (see ``scheduleRefill()``).
+    /// The longest a partial refill waits (see ``DispatchWindow/onAnswered(urgent:waiting:)``).
     static var refillDelay: TimeAmount { .milliseconds(1) }
 
-    /// What the window holds: in flight, delayed by a rate limit, held for a retry, parked in an
-    /// unhealthy pool.
-    var occupied: Int {
-        inFlight + delayedSends.heldCount + retries.heldCount + parkedCount
+    /// The window's size (``DispatchWindow/size``).
+    var window: Int { dispatch.size }
+
+    /// What the window holds besides what is in flight: delayed by a rate limit, held for a
+    /// retry, parked in an unhealthy pool.
+    var waiting: Int {
+        waitingWork.delayedSends.heldCount + waitingWork.retries.heldCount + pools.parkedCount
     }
 
-    /// What a dispatch round may send: room in the window and under the flight limit.
-    var freeRoom: Int { min(window - occupied, currentFlightLimit - inFlight) }
-
-    /// The flight limit while per-user work is about, the window otherwise.
-    var currentFlightLimit: Int { latencySensitive ? flightLimit.limit : window }
-
-    /// Per-user pushes were queued or sent within the last second.
-    private func updateLatencySensitivity(now: C.Instant) {
-        guard flightLimit.target != nil else { return }
-        if scheduler.queuedNotifications(in: .priority) > 0 {
-            latencySensitive = true
-        } else if let priorityDispatchedAt {
-            latencySensitive = priorityDispatchedAt.duration(to: now) < .seconds(1)
-        } else {
-            latencySensitive = false
-        }
-    }
+    /// What the window holds: in flight and ``waiting``.
+    var occupied: Int { dispatch.inFlight + waiting }
 
     /// Whether new lane work may be taken: running, Kafka keeping up with the records, and offset
     /// commits succeeding or little completed work uncommitted (``CommitGate``).
     private var takesLaneWork: Bool {
-        phase == .running && pendingRecords < Self.maximumPendingRecords && !commitGate.isClosed
+        lifecycle.isRunning && !records.isFull && !commits.isClosed
     }
 
     /// Fills the window: replays and due retries first, then lane slots (per-user before campaign
     /// by the lanes' weights), each new slot through the app and device rate limits. Requests are
     /// collected per pool and submitted with one call per pool.
     func pump() {
-        pumpScheduled = false
-        if let refillTask {
-            refillTask.cancel()
-            self.refillTask = nil
+        if dispatch.onPumpStarted() {
+            timers.refill?.cancel()
+            timers.refill = nil
         }
-        guard phase != .finished else { return }
-        var batches = [DispatchBatch?](repeating: nil, count: slots.count)
+        guard !lifecycle.isFinished else { return }
+        var batches = [DispatchBatch?](repeating: nil, count: pools.slots.count)
         // The notifications of one job come in runs: while the job stays the same, so does its
         // pool, found without building and comparing a key per notification.
         var lastShared: PushNotification.Shared?
@@ -83,18 +73,19 @@ extension WorkerCore {
         let now = clock.now
         let takesLaneWork = self.takesLaneWork
         // Campaign commands are asked once per job run, and only while one is in force.
-        let checksCampaigns = !control.commands.isEmpty
+        let checksCampaigns = campaigns.hasCommands
+        let limitsSends = limits.apply
         var campaignShared: PushNotification.Shared?
         var campaignDecision: CampaignDecision?
         var lanesTurn = false
-        updateLatencySensitivity(now: now)
-        let limit = currentFlightLimit
+        let limit = dispatch.onPumpPlanned(
+            now: now, priorityQueued: dispatch.adaptsToLatency && scheduler.queuedNotifications(in: .priority) > 0)
         var sentPriority = false
-        while occupied < window, inFlight < limit {
+        while dispatch.hasRoom(waiting: waiting, limit: limit) {
             let item: DispatchItem
             // New sends (not replays or due retries) go through the rate limits.
             let isNewSend: Bool
-            if let replay = ready.popFirst() {
+            if let replay = waitingWork.ready.popFirst() {
                 item = replay
                 isNewSend = false
             } else if takesLaneWork, let next = nextResumed(lanesTurn: &lanesTurn) {
@@ -125,13 +116,13 @@ extension WorkerCore {
                 let key = WorkerPoolKey(app: item.notification.job.app, environment: item.notification.job.environment)
                 if key != lastKey {
                     // The consumer tasks only pass jobs whose app and environment have a pool.
-                    guard let index = slotIndex[key] else { preconditionFailure("no pool for \(key)") }
+                    guard let index = pools.index[key] else { preconditionFailure("no pool for \(key)") }
                     lastSlot = index
                     lastKey = key
                 }
             }
             // An unhealthy pool takes only its probes; the rest waits parked (no attempt used).
-            if unhealthyPools > 0, !admitProbe(slot: lastSlot) {
+            if pools.unhealthy > 0, !admitProbe(slot: lastSlot) {
                 park(item, slot: lastSlot)
                 continue
             }
@@ -140,7 +131,7 @@ extension WorkerCore {
                 batch = existing
             } else {
                 // This notification and what else the window takes this round.
-                batch = DispatchBatch(capacity: freeRoom)
+                batch = DispatchBatch(capacity: dispatch.freeRoom(waiting: waiting, limit: limit))
                 batches[lastSlot] = batch
             }
             do {
@@ -148,13 +139,12 @@ extension WorkerCore {
                 if item.metricsLane == .priority { sentPriority = true }
                 // Moved into the batch, not copied (a retain and release per reference in it).
                 batch.items.append(consume item)
-                inFlight += 1
+                dispatch.onSent()
             } catch {
                 handle(classifier.classify(.invalidRequest(error), of: item.notification, at: .now()), of: item)
             }
         }
-        if sentPriority { priorityDispatchedAt = now }
-        if latencySensitive, inFlight >= limit { flightLimit.limitReached() }
+        dispatch.onPumpEnded(sentPriority: sentPriority, limit: limit, now: now)
         for (index, batch) in batches.enumerated() {
             guard let batch, !batch.requests.isEmpty else { continue }
             submit(batch, to: index)
@@ -166,12 +156,11 @@ extension WorkerCore {
     /// Reserves a send with the app's and the device token's limits; a send over either waits in
     /// the delayed-sends scheduler (not an attempt, never dropped).
     func isDelayedByRateLimit(_ notification: PushNotification, now: C.Instant) -> Bool {
-        let appDelay = appLimiter.reserve(app: notification.job.app, now: now)
-        let deviceDelay = limitsDevices ? (deviceLimiter?.reserve(notification.token, now: now) ?? .zero) : .zero
-        guard appDelay > .zero || deviceDelay > .zero else { return false }
+        guard let (delay, byApp) = limits.onSend(app: notification.job.app, token: notification.token, now: now)
+        else { return false }
         statistics.rateLimited += 1
-        metrics.rateLimited(byApp: appDelay >= deviceDelay)
-        switch delayedSends.hold(notification, until: now.advanced(by: max(appDelay, deviceDelay)), now: now) {
+        metrics.rateLimited(byApp: byApp)
+        switch waitingWork.delayedSends.hold(notification, until: now.advanced(by: delay), now: now) {
         case .held(_, let rearm):
             if rearm { armTimer() }
         case .handOff(let batch):
@@ -185,9 +174,9 @@ extension WorkerCore {
         let bound = NIOLoopBound((core: self, items: batch), eventLoop: eventLoop)
         // One round-trip sample per batch, at its median answer: a clock read per batch, not per
         // notification, and none while the flight limit is not in force (0 is never reached).
-        let submittedAt = latencySensitive ? clock.now : nil
+        let submittedAt = dispatch.samplesRoundTrips ? clock.now : nil
         let sampledAnswer = submittedAt == nil ? 0 : (batch.requests.count + 1) / 2
-        slots[slot].pool.submit(batch.requests) { index, outcome in
+        pools.slots[slot].pool.submit(batch.requests) { index, outcome in
             let (core, items) = bound.value
             // Points at the item in the batch's storage: passed by value, it was copied out first
             // (see `completed`).
@@ -201,22 +190,21 @@ extension WorkerCore {
 
     /// Feeds the flight limit one round trip (``AdaptiveWindow``) while it is in force.
     private func roundTripSampled(since submittedAt: C.Instant) {
-        guard latencySensitive else { return }
+        guard dispatch.samplesRoundTrips else { return }
         let now = clock.now
-        flightLimit.record(submittedAt.duration(to: now), now: now)
+        dispatch.onLatencySample(submittedAt.duration(to: now), now: now)
     }
 
     /// Lanes back under their capacity let their consumer tasks pull again (all of them, and
     /// those waiting for the records queue or the commit gate, once draining).
     private func resumeLaneWaiters() {
-        if phase != .running, !recordWaiters.isEmpty { resumeRecordWaiters() }
-        if phase != .running, !commitWaiters.isEmpty {
-            let waiters = commitWaiters
-            commitWaiters = []
-            for waiter in waiters { waiter() }
+        let running = lifecycle.isRunning
+        if !running {
+            for waiter in records.onDrainReleasesWaiters() { waiter() }
+            for waiter in commits.onDrainReleasesWaiters() { waiter() }
         }
         guard !laneWaiters.isEmpty else { return }
-        for lane in Lane.allCases where scheduler.hasCapacity(in: lane) || phase != .running {
+        for lane in Lane.allCases where !running || scheduler.hasCapacity(in: lane) {
             guard let waiters = laneWaiters.removeValue(forKey: lane) else { continue }
             for waiter in waiters { waiter() }
         }

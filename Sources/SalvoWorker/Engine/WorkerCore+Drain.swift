@@ -14,36 +14,39 @@ extension WorkerCore {
     /// stay queued and open: nothing of them was sent, so the next owner sending them costs no
     /// duplicate. At-least-once holds on every path, including the deadline.
     func beginDrain(within budget: Duration, promise: EventLoopPromise<Void>) {
-        guard phase == .running else {
+        switch lifecycle.onBeginDrain(promise, budget: budget, now: clock.now) {
+        case .answer(let promise):
             promise.succeed()
-            return
+        case .start(let deadline):
+            let remaining = clock.now.duration(to: deadline)
+            timers.drainDeadline = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(remaining.nanoseconds)) {
+                [self] in
+                logger.warning(
+                    "drain deadline reached",
+                    metadata: ["in-flight": "\(dispatch.inFlight)", "records": "\(records.pending)"])
+                perform(lifecycle.onDeadline())
+            }
+            schedulePump()
         }
-        phase = .draining
-        drainPromise = promise
-        drainDeadlineTask = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(budget.nanoseconds)) { [self] in
-            logger.warning(
-                "drain deadline reached", metadata: ["in-flight": "\(inFlight)", "records": "\(pendingRecords)"])
-            finishDrain()
-        }
-        schedulePump()
     }
 
     /// Moves the drain on when in-flight work or pending records reached zero.
     func checkDrainProgress() {
-        guard phase == .draining else { return }
-        if !heldHandedOff {
-            guard inFlight == 0, ready.isEmpty, broadcasts.inFlight == 0 else { return }
-            heldHandedOff = true
-            timer?.cancel()
-            timer = nil
-            timerDeadline = nil
-            for batch in retries.drainForShutdown() { handOff(batch) }
-            for batch in delayedSends.drainForShutdown() { handOff(batch) }
+        // Asked after every pump: while running, nothing of a drain to ask the lifecycle about.
+        guard !lifecycle.isRunning else { return }
+        if lifecycle.onWorkSettled(
+            idle: dispatch.inFlight == 0 && waitingWork.ready.isEmpty && broadcasts.inFlight == 0)
+        {
+            timers.due?.cancel()
+            timers.due = nil
+            timers.dueAt = nil
+            for batch in waitingWork.retries.drainForShutdown() { handOff(batch) }
+            for batch in waitingWork.delayedSends.drainForShutdown() { handOff(batch) }
             for batch in drainParked() { handOff(batch) }
             handOffHoldsForShutdown()
             handOffBegunJobs()
         }
-        if pendingRecords == 0 { finishDrain() }
+        perform(lifecycle.onRecordsSettled(pending: records.pending))
     }
 
     /// The undispatched notifications of every lane job (paused campaigns' included) that had
@@ -51,7 +54,8 @@ extension WorkerCore {
     /// (due now, their attempt unchanged).
     private func handOffBegunJobs() {
         let now = clock.now
-        let laneJobs = scheduler.removeAll(where: { _ in true }) + pausedJobs.removeAll().map { ($0.unit, $0.first) }
+        let laneJobs =
+            scheduler.removeAll(where: { _ in true }) + campaigns.removePausedJobs().map { ($0.unit, $0.first) }
         for (unit, first) in laneJobs {
             guard first > 0 else {
                 // Not begun: left to the next owner, and settled here so nothing waits for it.
@@ -66,22 +70,21 @@ extension WorkerCore {
         }
     }
 
-    private func finishDrain() {
-        guard phase != .finished else { return }
-        phase = .finished
-        drainDeadlineTask?.cancel()
-        drainDeadlineTask = nil
-        timer?.cancel()
-        timer = nil
+    /// The drain ended (everything settled, or its deadline): timers stop and the waiter is told.
+    private func perform(_ finish: CoreLifecycle<EventLoopPromise<Void>, C.Instant>.Finish) {
+        guard case .finish(let promise) = finish else { return }
+        timers.drainDeadline?.cancel()
+        timers.drainDeadline = nil
+        timers.due?.cancel()
+        timers.due = nil
         publishStatistics()
-        drainPromise?.succeed()
-        drainPromise = nil
+        promise?.succeed()
     }
 
     /// After the engine closed the consumers and the publisher: stops the statistics timer.
     func stop() {
-        statisticsTask?.cancel()
-        statisticsTask = nil
+        timers.statistics?.cancel()
+        timers.statistics = nil
         publishStatistics()
         for summary in warnings.remainingSummaries(now: clock.now) { logger.log(summary) }
     }

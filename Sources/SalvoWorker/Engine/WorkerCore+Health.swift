@@ -11,11 +11,11 @@ extension WorkerCore {
     /// was one more failure: the caller parks the notification (``park(_:slot:)``) and stops there.
     func recordHealth(_ outcome: APNsOutcome, slot: Int) -> Bool {
         guard let signal = Self.healthSignal(outcome) else { return false }
-        if signal == .answered, slots[slot].health.countAnswerIfHealthy() { return false }
-        if let transition = slots[slot].health.record(signal, now: { clock.now }) {
+        if signal == .answered, pools.slots[slot].health.countAnswerIfHealthy() { return false }
+        if let transition = pools.slots[slot].health.record(signal, now: { clock.now }) {
             apply(transition, slot: slot)
         }
-        return signal == .failed && !slots[slot].health.isHealthy
+        return signal == .failed && !pools.slots[slot].health.isHealthy
     }
 
     /// What an outcome says about the pool: any APNs answer below 500 means it is up; 5xx, or no
@@ -36,42 +36,42 @@ extension WorkerCore {
 
     /// Whether the item may go out through the pool at `slot` now (its probe counted if so).
     func admitProbe(slot: Int) -> Bool {
-        let admits = slots[slot].health.admits
+        let admits = pools.slots[slot].health.admits
         guard admits != .max else { return true }
         guard admits > 0 else { return false }
-        slots[slot].health.sent(1)
+        pools.slots[slot].health.sent(1)
         return true
     }
 
     func park(_ item: DispatchItem, slot: Int) {
-        slots[slot].parked.append(item)
-        parkedCount += 1
+        pools.slots[slot].parked.append(item)
+        pools.parkedCount += 1
     }
 
     private func apply(_ transition: PoolHealth<C>.Transition, slot: Int) {
-        let key = slots[slot].key
+        let key = pools.slots[slot].key
         switch transition {
         case .becameUnhealthy:
-            if !slots[slot].wasUnhealthy {
-                slots[slot].wasUnhealthy = true
-                unhealthyPools += 1
+            if !pools.slots[slot].wasUnhealthy {
+                pools.slots[slot].wasUnhealthy = true
+                pools.unhealthy += 1
                 metrics.poolHealthy(key, false)
                 statistics.poolsTurnedUnhealthy += 1
                 logger.warning(
                     "APNs pool unhealthy: holding its work and probing",
                     metadata: [
-                        "pool": "\(key.app)/\(key.environment.rawValue)", "parked": "\(slots[slot].parked.count)",
+                        "pool": "\(key.app)/\(key.environment.rawValue)", "parked": "\(pools.slots[slot].parked.count)",
                     ])
             }
             armTimer()
         case .becameHealthy:
-            slots[slot].wasUnhealthy = false
-            unhealthyPools -= 1
+            pools.slots[slot].wasUnhealthy = false
+            pools.unhealthy -= 1
             metrics.poolHealthy(key, true)
-            let parked = slots[slot].parked
-            slots[slot].parked = []
-            parkedCount -= parked.count
-            ready.append(contentsOf: parked)
+            let parked = pools.slots[slot].parked
+            pools.slots[slot].parked = []
+            pools.parkedCount -= parked.count
+            waitingWork.ready.append(contentsOf: parked)
             logger.notice(
                 "APNs pool healthy again: releasing its parked work",
                 metadata: ["pool": "\(key.app)/\(key.environment.rawValue)", "released": "\(parked.count)"])
@@ -81,36 +81,36 @@ extension WorkerCore {
 
     /// The earliest probe time of an unhealthy pool (for the timer).
     var nextProbe: C.Instant? {
-        guard unhealthyPools > 0 else { return nil }
-        return slots.compactMap(\.health.probeAt).min()
+        guard pools.unhealthy > 0 else { return nil }
+        return pools.slots.compactMap(\.health.probeAt).min()
     }
 
     /// Pools whose probe delay passed start probing: their first parked notifications go out.
     func startDueProbes(now: C.Instant) {
-        guard unhealthyPools > 0 else { return }
-        for index in slots.indices {
-            guard let probeAt = slots[index].health.probeAt, probeAt <= now else { continue }
-            slots[index].health.probeDue()
-            let probes = min(slots[index].health.admits, slots[index].parked.count)
+        guard pools.unhealthy > 0 else { return }
+        for index in pools.slots.indices {
+            guard let probeAt = pools.slots[index].health.probeAt, probeAt <= now else { continue }
+            pools.slots[index].health.probeDue()
+            let probes = min(pools.slots[index].health.admits, pools.slots[index].parked.count)
             for _ in 0..<probes {
-                ready.append(slots[index].parked.removeFirst())
+                waitingWork.ready.append(pools.slots[index].parked.removeFirst())
             }
-            parkedCount -= probes
+            pools.parkedCount -= probes
         }
     }
 
     /// Shutdown: the parked work of every pool, for the retry topic (due now: the next owner
     /// probes again).
     func drainParked() -> [RetryScheduler.StateMachine<C>.Batch] {
-        guard parkedCount > 0 else { return [] }
+        guard pools.parkedCount > 0 else { return [] }
         let now = clock.now
         var batches: [RetryScheduler.StateMachine<C>.Batch] = []
-        for index in slots.indices where !slots[index].parked.isEmpty {
-            let notifications = slots[index].parked.map(\.notification)
-            slots[index].parked = []
-            batches.append(.init(app: slots[index].key.app, due: now, notifications: notifications))
+        for index in pools.slots.indices where !pools.slots[index].parked.isEmpty {
+            let notifications = pools.slots[index].parked.map(\.notification)
+            pools.slots[index].parked = []
+            batches.append(.init(app: pools.slots[index].key.app, due: now, notifications: notifications))
         }
-        parkedCount = 0
+        pools.parkedCount = 0
         return batches
     }
 }

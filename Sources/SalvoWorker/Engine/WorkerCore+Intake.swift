@@ -21,21 +21,21 @@ extension WorkerCore {
             }
         }
         schedulePump()
-        if pendingRecords >= Self.maximumPendingRecords, phase == .running {
+        if self.records.isFull, lifecycle.isRunning {
             // Kafka is behind on feedback, dead letters or hand-offs: take nothing more until it
             // catches up (``recordSettled()``), so the queue to the producer stays bounded.
-            recordWaiters.append(resume)
-        } else if broadcasts.isFull, phase == .running {
+            self.records.onIntakeWaiting(resume)
+        } else if broadcasts.isFull, lifecycle.isRunning {
             // As many broadcasts as it holds are in flight or waiting for a retry (``BroadcastDispatch``).
             broadcasts.waiters.append(resume)
-        } else if commitGate.isClosed, phase == .running {
+        } else if commits.isClosed, lifecycle.isRunning {
             // Commits fail and enough completed work waits for one (``CommitGate``).
-            commitWaiters.append(resume)
-        } else if let pause, phase == .running {
+            commits.onIntakeWaiting(resume)
+        } else if let pause, lifecycle.isRunning {
             // Retries went back to the retry topic for want of memory: pull the next records a
             // little later, so a retry backlog does not spin through Kafka.
             eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(pause.nanoseconds)) { resume() }
-        } else if let fullLane, phase == .running {
+        } else if let fullLane, lifecycle.isRunning {
             laneWaiters[fullLane, default: []].append(resume)
         } else {
             resume()
@@ -47,7 +47,7 @@ extension WorkerCore {
         statistics.jobsConsumed += 1
         // Handed over by the consumer task just before its partition's revoke began: the next
         // owner reads it (it stays uncommitted here).
-        if !revokingPartitions.isEmpty, revokingPartitions.contains(record.source.partitionKey) { return nil }
+        if commits.isRevoking(record.source.partitionKey) { return nil }
         // Delivered again while still open (a rewind): the open entry will commit it.
         guard !ledger.isOpen(record.source) else { return nil }
         switch record.content {
@@ -84,7 +84,7 @@ extension WorkerCore {
             job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
             enqueuedAtMilliseconds: record.timestampMilliseconds)
         guard decision == nil else {
-            if pausedJobs.park(PausedJob(unit: unit, first: first), campaignID: job.campaignID ?? "", now: clock.now) {
+            if campaigns.park(PausedJob(unit: unit, first: first), campaignID: job.campaignID ?? "", now: clock.now) {
                 armTimer()
                 return nil
             }
@@ -130,7 +130,7 @@ extension WorkerCore {
                     source: record.source, generation: reference.ledgerGeneration, countsNotification: true)
             }
             if let campaignID = job.campaignID {
-                campaignProgress.count(
+                campaigns.count(
                     .deadLettered(afterSending: false), campaignID: campaignID, times: Int64(job.rejectedTokens.count),
                     at: now)
             }
@@ -160,7 +160,7 @@ extension WorkerCore {
         let shared = retryJob.job.shared(reference)
         for index in retryJob.job.tokens.indices {
             let notification = retryJob.job.notification(at: index, shared: shared, attempt: retryJob.attempt)
-            switch retries.hold(notification, until: due, now: judgedFrom) {
+            switch waitingWork.retries.hold(notification, until: due, now: judgedFrom) {
             case .held(_, let rearm):
                 if rearm { armTimer() }
             case .handOff(let batch):
@@ -178,8 +178,6 @@ extension WorkerCore {
     /// The longest a lane pauses after handing a not-yet-due retry record back to the topic.
     static var retryBackPressure: Duration { .milliseconds(100) }
 
-    /// Most records (feedback, dead letters, hand-offs) waiting for Kafka's acknowledgement before
-    /// intake pauses. Outcomes of work already in flight may still add records past it, so the
-    /// queue to the producer holds at most this plus the window (plus a lane batch's dead letters).
-    static var maximumPendingRecords: Int { 10_000 }
+    /// Most records waiting for Kafka's acknowledgement before intake pauses (``RecordBacklog``).
+    static var maximumPendingRecords: Int { RecordBacklog<Resume>.maximum }
 }

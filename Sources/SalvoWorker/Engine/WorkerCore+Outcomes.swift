@@ -9,11 +9,11 @@ extension WorkerCore {
     /// of its references (measured: ~180 instructions per notification). The accepted answer
     /// reads only what it needs in place; the rarer outcomes copy the item.
     func completed(_ item: UnsafePointer<DispatchItem>, _ outcome: APNsOutcome, slot: Int) {
-        inFlight -= 1
-        guard phase != .finished else { return }
+        dispatch.onAnswer()
+        guard !lifecycle.isFinished else { return }
         // The common answer first: an accepted notification to a healthy pool is one count.
         // Through `recordHealth` the outcome was copied for its switch (~80 instructions).
-        if case .accepted = outcome, slots[slot].health.countAnswerIfHealthy() {
+        if case .accepted = outcome, pools.slots[slot].health.countAnswerIfHealthy() {
             delivered(item)
             scheduleRefill()
             return
@@ -92,7 +92,7 @@ extension WorkerCore {
             }
         case .retry(let reason):
             if notification.shared.job.campaignID != nil { countCampaign(.retryScheduled, of: notification) }
-            switch retries.schedule(notification, reason: reason, now: clock.now) {
+            switch waitingWork.retries.schedule(notification, reason: reason, now: clock.now) {
             case .held(_, let rearm):
                 statistics.retried += 1
                 metrics.notification(app: notification.job.app, outcome: "retry_scheduled", reason: reason.metricLabel)
@@ -104,7 +104,7 @@ extension WorkerCore {
             statistics.replayed += 1
             metrics.notification(
                 app: notification.job.app, outcome: "replayed", reason: RetryReason.Kind.notSent.rawValue)
-            ready.append(
+            waitingWork.ready.append(
                 DispatchItem(
                     notification: notification.replayed(), metricsLane: item.metricsLane,
                     enqueuedAtMilliseconds: item.enqueuedAtMilliseconds))
@@ -114,7 +114,7 @@ extension WorkerCore {
             statistics.replayed += 1
             metrics.notification(
                 app: notification.job.app, outcome: "replayed", reason: APNsReason.expiredProviderToken.string)
-            ready.append(
+            waitingWork.ready.append(
                 DispatchItem(
                     notification: notification.retried(), metricsLane: item.metricsLane,
                     enqueuedAtMilliseconds: item.enqueuedAtMilliseconds))

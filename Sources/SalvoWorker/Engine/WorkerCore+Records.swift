@@ -9,8 +9,8 @@ extension WorkerCore {
     /// Hands a record to the publisher task. The caller has counted it in the ledger (or does so
     /// in the same event-loop turn): acknowledgements always arrive in a later turn.
     func publish(_ pending: PendingRecord) {
-        pendingRecords += 1
-        publisher(pending)
+        records.onPublished()
+        seams.publish(pending)
     }
 
     /// `countsNotification`: a rejected token, which is a notification finished by its dead letter
@@ -66,9 +66,9 @@ extension WorkerCore {
         if pending.kind == .progress {
             // No job waits for a checkpoint; a lost one costs duplicates after a crash, and the
             // next one replaces it.
-            pendingRecords -= 1
+            records.onSettledWithoutResuming()
             if case .failure(let error) = result {
-                writtenCheckpoints = [:]
+                checkpointing.onWriteFailed()
                 warnRepeated("checkpoint not written", key: "checkpoint-refused", metadata: ["error": "\(error)"])
             }
             checkDrainProgress()
@@ -86,8 +86,8 @@ extension WorkerCore {
         case .failure(let error):
             statistics.produceFailures += 1
             metrics.produceFailure(topic: pending.topic)
-            guard phase != .finished else {
-                pendingRecords -= 1
+            guard !lifecycle.isFinished else {
+                records.onSettledWithoutResuming()
                 return
             }
             if error.isPermanent {
@@ -97,8 +97,8 @@ extension WorkerCore {
             warnRepeated(
                 "record not acknowledged, producing it again", key: "produce-retry",
                 metadata: ["topic": "\(pending.topic)", "error": "\(error)"])
-            eventLoop.assumeIsolated().scheduleTask(in: Self.republishDelay) { [publisher] in
-                publisher(pending)
+            eventLoop.assumeIsolated().scheduleTask(in: Self.republishDelay) { [publish = seams.publish] in
+                publish(pending)
             }
         }
     }
@@ -127,26 +127,20 @@ extension WorkerCore {
             replacing: pending, error: error.rdKafkaErrorName ?? error.code.description,
             deadLetterTopic: configuration.topics.deadLetter)
         // Counted already: the pending count and the ledger's record stay as they are.
-        publisher(replacement)
+        seams.publish(replacement)
     }
 
     /// A record is done with (acknowledged or abandoned): its job may complete, a drain may end,
     /// and intake paused on a full records queue resumes once it is half empty.
     private func recordSettled(_ pending: PendingRecord) {
-        pendingRecords -= 1
+        let waiters = records.onSettled()
         ledgerAction(
             ledger.recordAcknowledged(pending.source, generation: pending.generation, indices: pending.tokenIndices))
-        if !recordWaiters.isEmpty, pendingRecords <= Self.maximumPendingRecords / 2 {
-            resumeRecordWaiters()
+        if !waiters.isEmpty {
+            for waiter in waiters { waiter() }
             schedulePump()
         }
         checkDrainProgress()
-    }
-
-    func resumeRecordWaiters() {
-        let waiters = recordWaiters
-        recordWaiters = []
-        for waiter in waiters { waiter() }
     }
 
     /// Logs a warning the first time, then at most one line with a count per interval.

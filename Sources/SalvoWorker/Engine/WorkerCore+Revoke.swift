@@ -9,12 +9,6 @@ import NIOCore
 /// sends none of them again. ``revoked(_:)`` follows once the consumer gave the
 /// partitions up (or lost them without a barrier): their ledger entries are forgotten.
 extension WorkerCore {
-    /// A revoke waiting for its partitions' in-flight work.
-    struct RevokeWaiter {
-        let partitions: Set<SourcePosition.Partition>
-        let done: @Sendable () -> Void
-    }
-
     /// How often a waiting revoke checks the ledger (a walk over the open jobs).
     static var revokeCheckInterval: TimeAmount { .milliseconds(5) }
 
@@ -25,10 +19,9 @@ extension WorkerCore {
         // After the drain (the consumers' close revokes everything) nothing more settles here:
         // waiting would only hold the close past its timeout, and a member that never leaves
         // keeps the group rebalancing without it.
-        guard phase != .finished else { return done() }
-        revokingPartitions.formUnion(partitions)
+        guard !lifecycle.isFinished else { return done() }
+        commits.onRevoking(partitions, done: done)
         stopWork(of: partitions, .handOffBegun)
-        revokeWaiters.append(RevokeWaiter(partitions: partitions, done: done))
         checkRevokeWaiters()
     }
 
@@ -49,18 +42,11 @@ extension WorkerCore {
                 metadata: ["jobs": "\(unsettled)", "partitions": "\(partitions.count)"])
         }
         ledger.forget { partitions.contains($0.partitionKey) }
-        revokingPartitions.subtract(partitions)
-        // A lost assignment leaves no offsets to commit, so no commit would ever open the gate.
-        for consumer in Set(
-            partitions.map { $0.topic == configuration.topics.priority ? CommitGate.Consumer.priority : .campaign })
-        {
-            commitGate.partitionsGone(consumer)
-            reportCommitGate(consumer)
-        }
-        // A barrier that gave up waiting: its `done` is ignored, but the waiter goes.
-        let finished = revokeWaiters.filter { !$0.partitions.isDisjoint(with: partitions) }
-        revokeWaiters.removeAll { !$0.partitions.isDisjoint(with: partitions) }
-        for waiter in finished { waiter.done() }
+        // A lost assignment leaves no offsets to commit, so no commit would ever open the gate;
+        // a barrier that gave up waiting ends (its `done` is ignored, but the waiter goes).
+        let revoked = commits.onRevoked(partitions)
+        for report in revoked.reports { perform(report) }
+        for done in revoked.finished { done() }
     }
 
     /// What happens to the revoked partitions' work that is not in flight.
@@ -83,7 +69,7 @@ extension WorkerCore {
         let isRevokedJob: (DispatchUnit) -> Bool = { partitions.contains($0.reference.source.partitionKey) }
         let laneJobs =
             scheduler.removeAll(where: isRevokedJob)
-            + pausedJobs.removeAll(where: isRevokedJob).map { ($0.unit, $0.first) }
+            + campaigns.removePausedJobs(where: isRevokedJob).map { ($0.unit, $0.first) }
         for (unit, first) in laneJobs {
             if mode == .handOffBegun, first > 0 {
                 let notifications = unit.notifications(from: first)
@@ -99,7 +85,7 @@ extension WorkerCore {
         // Retries and delayed sends keep their due times; replays and parked work are due now.
         var (batches, dueNow) = takeWaiting(where: isRevoked)
         // Paused campaigns' work, which the next owner holds again (or sends, once resumed).
-        dueNow += removeHeld(where: isRevoked)
+        dueNow += campaigns.removeHeld(where: isRevoked)
         for (app, notifications) in Dictionary(grouping: dueNow, by: { $0.job.app }) {
             batches.append(RetryScheduler.StateMachine<C>.Batch(app: app, due: now, notifications: notifications))
         }
@@ -126,19 +112,13 @@ extension WorkerCore {
     /// Calls `done` of every waiting revoke whose partitions have nothing unsettled, and checks
     /// again shortly while any still waits.
     func checkRevokeWaiters() {
-        revokeCheckTask = nil
-        guard !revokeWaiters.isEmpty else { return }
-        var finished: [RevokeWaiter] = []
-        revokeWaiters.removeAll { waiter in
-            guard ledger.unsettledCount(where: { waiter.partitions.contains($0.partitionKey) }) == 0 else {
-                return false
-            }
-            finished.append(waiter)
-            return true
+        timers.revokeCheck = nil
+        let check = commits.onRevokeCheck { partitions in
+            ledger.unsettledCount(where: { partitions.contains($0.partitionKey) }) == 0
         }
-        for waiter in finished { waiter.done() }
-        guard !revokeWaiters.isEmpty else { return }
-        revokeCheckTask = eventLoop.assumeIsolated().scheduleTask(in: Self.revokeCheckInterval) {
+        for done in check.finished { done() }
+        guard check.waiting else { return }
+        timers.revokeCheck = eventLoop.assumeIsolated().scheduleTask(in: Self.revokeCheckInterval) {
             self.checkRevokeWaiters()
         }
     }

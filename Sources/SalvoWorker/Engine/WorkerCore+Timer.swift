@@ -8,25 +8,25 @@ extension WorkerCore {
     /// probes and the hold queue.
     func armTimer() {
         let deadline = [
-            retries.nextDeadline, delayedSends.nextDeadline, nextProbe, holds.nextExpiry, pausedJobs.nextExpiry,
+            waitingWork.retries.nextDeadline, waitingWork.delayedSends.nextDeadline, nextProbe, campaigns.nextExpiry,
         ].compactMap { $0 }.min()
         guard let deadline else { return }
-        if let timerDeadline, timerDeadline <= deadline, timer != nil { return }
-        timer?.cancel()
-        timerDeadline = deadline
+        if let dueAt = timers.dueAt, dueAt <= deadline, timers.due != nil { return }
+        timers.due?.cancel()
+        timers.dueAt = deadline
         let delay = clock.now.duration(to: deadline)
-        timer = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) {
+        timers.due = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) {
             self.timerFired()
         }
     }
 
     private func timerFired() {
-        timer = nil
-        timerDeadline = nil
-        guard phase != .finished else { return }
+        timers.due = nil
+        timers.dueAt = nil
+        guard !lifecycle.isFinished else { return }
         let now = clock.now
-        for batch in retries.collectDue(now: now) { release(batch) }
-        for batch in delayedSends.collectDue(now: now) { release(batch) }
+        for batch in waitingWork.retries.collectDue(now: now) { release(batch) }
+        for batch in waitingWork.delayedSends.collectDue(now: now) { release(batch) }
         startDueProbes(now: now)
         handOffExpiredHolds(now: now)
         armTimer()
@@ -35,12 +35,13 @@ extension WorkerCore {
 
     /// Due notifications go out again, except while draining, when they go to the retry topic.
     func release(_ batch: RetryScheduler.StateMachine<C>.Batch) {
-        guard phase == .running else {
+        guard lifecycle.isRunning else {
             handOff(batch)
             return
         }
         for notification in batch.notifications {
-            ready.append(DispatchItem(notification: notification, metricsLane: .retry, enqueuedAtMilliseconds: nil))
+            waitingWork.ready.append(
+                DispatchItem(notification: notification, metricsLane: .retry, enqueuedAtMilliseconds: nil))
         }
     }
 }

@@ -6,20 +6,22 @@ extension WorkerCore {
     func takeWaiting(
         where matches: (PushNotification) -> Bool
     ) -> (scheduled: [RetryScheduler.StateMachine<C>.Batch], dueNow: [PushNotification]) {
-        let scheduled = retries.removeAll(where: matches) + delayedSends.removeAll(where: matches)
+        let scheduled =
+            waitingWork.retries.removeAll(where: matches) + waitingWork.delayedSends.removeAll(where: matches)
         var dueNow: [PushNotification] = []
-        ready.removeAll { item in
+        waitingWork.ready.removeAll { item in
             guard matches(item.notification) else { return false }
             dueNow.append(item.notification)
             return true
         }
-        for index in slots.indices where !slots[index].parked.isEmpty {
-            slots[index].parked.removeAll { item in
+        for index in pools.slots.indices where !pools.slots[index].parked.isEmpty {
+            let before = dueNow.count
+            pools.slots[index].parked.removeAll { item in
                 guard matches(item.notification) else { return false }
                 dueNow.append(item.notification)
-                parkedCount -= 1
                 return true
             }
+            pools.parkedCount -= dueNow.count - before
         }
         return (scheduled, dueNow)
     }

@@ -66,7 +66,7 @@ extension WorkerEngine {
         let publisher = CampaignProgressPublisher(
             topic: configuration.topics.campaigns, producer: producer, logger: logger
         ) { now in
-            (try? await loop.submit { core.value.campaignProgress.takeChangedRecords(now: now) }.get()) ?? []
+            (try? await loop.submit { core.value.campaigns.takeChangedProgress(now: now) }.get()) ?? []
         }
         return Task { await publisher.run() }
     }

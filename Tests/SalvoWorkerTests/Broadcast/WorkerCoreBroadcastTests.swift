@@ -183,7 +183,7 @@ struct WorkerCoreBroadcastTests {
         harness.advance(by: .seconds(2))
         #expect(broadcasts.count == 0)
         #expect(harness.committed.map(\.offset) == [1], "the cancelled one completes unsent")
-        #expect(harness.core.campaignProgress.counters(for: "autumn")?.cancelled == 1)
+        #expect(harness.core.campaigns.counters(for: "autumn")?.cancelled == 1)
         state.apply(CampaignCommand(campaignID: "spring", action: .resume, by: "test", at: at(2_000)))
         harness.core.controlChanged(state)
         harness.advance(by: .milliseconds(300))
@@ -191,6 +191,6 @@ struct WorkerCoreBroadcastTests {
         broadcasts.answerAll(Self.delivered)
         harness.loop.run()
         #expect(harness.committed.map(\.offset) == [1, 0])
-        #expect(harness.core.campaignProgress.counters(for: "spring")?.accepted == 1)
+        #expect(harness.core.campaigns.counters(for: "spring")?.accepted == 1)
     }
 }

@@ -70,12 +70,12 @@ struct WorkerCoreCampaignTests {
         harness.answer { _ in ScriptedPool.accepted }
         #expect(harness.committed.count == 6, "a2, b1 and the per-user jobs commit")
         #expect(harness.published.isEmpty, "cancelled notifications are never dead-lettered")
-        let spring = try #require(harness.core.campaignProgress.counters(for: "spring"))
+        let spring = try #require(harness.core.campaigns.counters(for: "spring"))
         #expect(spring.accepted == 30)
         #expect(spring.cancelled == 270)
         #expect(spring.sent + spring.cancelled == 300, "sent + cancelled = total")
         #expect(spring.retrying == 0, "the held retries' balance went back with their cancel")
-        #expect(harness.core.campaignProgress.counters(for: "autumn")?.accepted == 10)
+        #expect(harness.core.campaigns.counters(for: "autumn")?.accepted == 10)
     }
 
     @Test("cancel drops rate-delayed sends and retry-topic records of the campaign, and the records commit")
@@ -144,7 +144,7 @@ struct WorkerCoreCampaignTests {
         #expect(Set(sent) == Set((0..<220).map(Fixtures.tokenHex)), "every token once")
         #expect(harness.statistics.held == 0)
         #expect(harness.committed.count == 8)
-        #expect(harness.core.campaignProgress.counters(for: "spring")?.accepted == 220)
+        #expect(harness.core.campaigns.counters(for: "spring")?.accepted == 220)
     }
 
     @Test(
@@ -165,7 +165,7 @@ struct WorkerCoreCampaignTests {
         #expect(harness.statistics.held == 0)
         #expect(harness.statistics.cancelled == 280)
         #expect(harness.committed.map(\.offset) == [0, 1], "both jobs complete and commit")
-        #expect(harness.core.campaignProgress.counters(for: "spring")?.cancelled == 280)
+        #expect(harness.core.campaigns.counters(for: "spring")?.cancelled == 280)
     }
 
     @Test(
@@ -207,7 +207,7 @@ struct WorkerCoreCampaignTests {
                 campaignID: "other", action: .pause, by: "test", at: UTCTimestamp(millisecondsSince1970: 5_000)))
         harness.core.controlChanged(newer)
         harness.core.controlChanged(Self.state(("spring", .cancel)))
-        #expect(harness.core.control == newer)
+        #expect(harness.core.campaigns.commands == newer)
         harness.consume(Self.perUser(0..<3), topic: CoreHarness.topics.priority)
         harness.consume([CoreHarness.campaign("plain", tokens: 0..<5)])
         #expect(harness.pool.unanswered.count == 8)

@@ -106,7 +106,7 @@ struct WorkerCoreRevokeTests {
         harness.consume(Self.perUserJobs(0..<164))
         #expect(
             harness.answer { _ in ScriptedPool.accepted } == 164, "the whole window went out before anything completed")
-        #expect(harness.core.commitGate.isClosed, "164 completed, none committed")
+        #expect(harness.core.commits.isClosed, "164 completed, none committed")
         #expect(harness.statistics.commitGateClosures == 0, "closure is logged when a commit reports, not counted here")
         let resumed = harness.consume(Self.perUserJobs(164..<200))
         #expect(!resumed, "the consumer task waits")
@@ -117,7 +117,7 @@ struct WorkerCoreRevokeTests {
         #expect(harness.statistics.commitGateClosures == 1, "still closed: not a new closure")
         harness.core.commitFinished(.campaign, succeeded: true)
         harness.loop.run()
-        #expect(!harness.core.commitGate.isClosed)
+        #expect(!harness.core.commits.isClosed)
         #expect(harness.answer { _ in ScriptedPool.accepted } == 36, "the queued jobs go out once a commit succeeded")
     }
 
@@ -144,18 +144,18 @@ extension WorkerCoreRevokeTests {
         harness.core.start()  // the statistics timer checks for overdue commits
         harness.consume(Self.perUserJobs(0..<300))
         #expect(harness.answer { _ in ScriptedPool.accepted } == 164)
-        #expect(!harness.core.commitGate.isClosed, "no commit has failed yet")
+        #expect(!harness.core.commits.isClosed, "no commit has failed yet")
         harness.advance(by: .seconds(1))
-        #expect(!harness.core.commitGate.isClosed, "not yet overdue (2 s)")
+        #expect(!harness.core.commits.isClosed, "not yet overdue (2 s)")
         _ = harness.answer { _ in ScriptedPool.accepted }
         harness.advance(by: .seconds(2))
-        #expect(harness.core.commitGate.isClosed, "no successful commit for over 2 s")
+        #expect(harness.core.commits.isClosed, "no successful commit for over 2 s")
         #expect(harness.statistics.commitGateClosures == 1)
         harness.consume(Self.perUserJobs(300..<400))
         #expect(harness.answer { _ in ScriptedPool.accepted } == 0, "nothing new while closed")
         harness.core.commitFinished(.campaign, succeeded: true)
         harness.loop.run()
-        #expect(!harness.core.commitGate.isClosed)
+        #expect(!harness.core.commits.isClosed)
         #expect(harness.answer { _ in ScriptedPool.accepted } == 100, "sent once a commit succeeded")
     }
 }

@@ -1,0 +1,46 @@
+/// The records (feedback, dead letters, retry hand-offs, checkpoints) handed to the publisher and
+/// not yet acknowledged, and the consumer tasks waiting for them: at ``maximum`` intake pauses,
+/// so the queue to the producer stays bounded while Kafka is behind; it resumes once the backlog
+/// is half empty, so a backlog hovering at the bound does not wake the consumers per record.
+///
+/// Generic over the waiter (a continuation's resume in production, a number in tests).
+struct RecordBacklog<Waiter> {
+    /// Most records waiting for Kafka's acknowledgement before intake pauses. Outcomes of work
+    /// already in flight may still add records past it, so the queue to the producer holds at
+    /// most this plus the window (plus a lane batch's dead letters).
+    static var maximum: Int { 10_000 }
+
+    private(set) var pending = 0
+    private var waiters: [Waiter] = []
+
+    /// Whether intake must pause.
+    var isFull: Bool { pending >= Self.maximum }
+
+    var hasWaiters: Bool { !waiters.isEmpty }
+
+    /// A record went to the publisher.
+    mutating func onPublished() { pending += 1 }
+
+    /// A record is done with (acknowledged, abandoned, or a checkpoint whatever its answer).
+    /// Returns the consumer tasks to resume now: all of them once the backlog is half empty.
+    mutating func onSettled() -> [Waiter] {
+        pending -= 1
+        guard !waiters.isEmpty, pending <= Self.maximum / 2 else { return [] }
+        defer { waiters = [] }
+        return waiters
+    }
+
+    /// A checkpoint was answered, or a record after the drain ended: counted off without
+    /// resuming anyone (no job waited for it; the next job record's answer resumes them).
+    mutating func onSettledWithoutResuming() { pending -= 1 }
+
+    /// A consumer task found the backlog full: it waits for ``onSettled()`` (or the drain).
+    mutating func onIntakeWaiting(_ waiter: Waiter) { waiters.append(waiter) }
+
+    /// Draining: no consumer task waits for the backlog any more (they are closing).
+    mutating func onDrainReleasesWaiters() -> [Waiter] {
+        guard !waiters.isEmpty else { return [] }
+        defer { waiters = [] }
+        return waiters
+    }
+}
