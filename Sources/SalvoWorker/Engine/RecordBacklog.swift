@@ -1,10 +1,16 @@
+import SalvoKafka
+
 /// The records (feedback, dead letters, retry hand-offs, checkpoints) handed to the publisher and
 /// not yet acknowledged, and the consumer tasks waiting for them: at ``maximum`` intake pauses,
 /// so the queue to the producer stays bounded while Kafka is behind; it resumes once the backlog
 /// is half empty, so a backlog hovering at the bound does not wake the consumers per record.
 ///
-/// Generic over the waiter (a continuation's resume in production, a number in tests).
-struct RecordBacklog<Waiter> {
+/// Records Kafka refuses are warned about here too, once per kind and then summarised
+/// (``onRefused(_:now:)``), so a broker refusing every record does not log per record.
+///
+/// Generic over the waiter (a continuation's resume in production, a number in tests) and the
+/// clock the warnings are throttled by.
+struct RecordBacklog<Waiter, C: Clock> where C.Duration == Duration {
     /// Most records waiting for Kafka's acknowledgement before intake pauses. Outcomes of work
     /// already in flight may still add records past it, so the queue to the producer holds at
     /// most this plus the window (plus a lane batch's dead letters).
@@ -12,6 +18,7 @@ struct RecordBacklog<Waiter> {
 
     private(set) var pending = 0
     private var waiters: [Waiter] = []
+    private var refusals = LogThrottle<C>()
 
     /// Whether intake must pause.
     var isFull: Bool { pending >= Self.maximum }
@@ -42,5 +49,20 @@ struct RecordBacklog<Waiter> {
         guard !waiters.isEmpty else { return [] }
         defer { waiters = [] }
         return waiters
+    }
+
+    /// A record of kind `key` was refused (or a checkpoint not written): whether to warn now.
+    mutating func onRefused(_ key: String, now: C.Instant) -> LogThrottle<C>.Decision {
+        refusals.shouldLog(key, now: now)
+    }
+
+    /// Summaries of the warnings left out whose interval has passed (the statistics tick).
+    mutating func dueRefusalSummaries(now: C.Instant) -> [LogThrottle<C>.Summary] {
+        refusals.dueSummaries(now: now)
+    }
+
+    /// Every summary still held (the drain's end).
+    mutating func remainingRefusalSummaries(now: C.Instant) -> [LogThrottle<C>.Summary] {
+        refusals.remainingSummaries(now: now)
     }
 }

@@ -86,6 +86,6 @@ extension WorkerCore {
         timers.statistics?.cancel()
         timers.statistics = nil
         publishStatistics()
-        for summary in warnings.remainingSummaries(now: clock.now) { logger.log(summary) }
+        for summary in records.remainingRefusalSummaries(now: clock.now) { logger.log(summary) }
     }
 }

@@ -52,10 +52,9 @@ extension WorkerCore {
         guard !ledger.isOpen(record.source) else { return nil }
         switch record.content {
         case .rejected(let deadLetter):
-            rejectedSources.insert(record.source)
             statistics.jobsRejected += 1
             metrics.job(lane: record.metricsLane, result: .rejected)
-            let generation = ledger.opening(record.source, notifications: 0, records: 1).generation
+            let generation = ledger.openingRejected(record.source)
             publishDeadLetter(deadLetter, source: record.source, generation: generation, countsNotification: false)
         case .job(let job):
             return open(job, attempt: 1, record: record)
@@ -179,5 +178,5 @@ extension WorkerCore {
     static var retryBackPressure: Duration { .milliseconds(100) }
 
     /// Most records waiting for Kafka's acknowledgement before intake pauses (``RecordBacklog``).
-    static var maximumPendingRecords: Int { RecordBacklog<Resume>.maximum }
+    static var maximumPendingRecords: Int { RecordBacklog<Resume, C>.maximum }
 }

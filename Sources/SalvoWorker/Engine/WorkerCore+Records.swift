@@ -145,7 +145,7 @@ extension WorkerCore {
 
     /// Logs a warning the first time, then at most one line with a count per interval.
     func warnRepeated(_ message: Logger.Message, key: String, metadata: Logger.Metadata) {
-        guard let metadata = warnings.shouldLog(key, now: clock.now).metadata(metadata) else { return }
+        guard let metadata = records.onRefused(key, now: clock.now).metadata(metadata) else { return }
         logger.warning(message, metadata: metadata)
     }
 }

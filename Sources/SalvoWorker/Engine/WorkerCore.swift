@@ -42,8 +42,6 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     /// Replays, held retries and rate-limit delays (``WaitingWork``).
     var waitingWork: WaitingWork<C>
     var ledger = JobLedger()
-    /// Records whose ledger entry is a rejected job (counted as rejected, not completed).
-    var rejectedSources: Set<SourcePosition> = []
 
     /// The APNs pools with their health and parked work.
     var pools: PoolTable<C>
@@ -54,9 +52,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
 
     /// Records handed to the publisher and not yet acknowledged, with the consumer tasks waiting
     /// for them (``RecordBacklog``).
-    var records = RecordBacklog<Resume>()
-    /// Repeated warnings (records Kafka refuses) are logged once per kind, then summarised.
-    var warnings = LogThrottle<C>()
+    var records = RecordBacklog<Resume, C>()
 
     /// When job checkpoints are written, and which (``CheckpointSchedule``).
     var checkpointing: CheckpointSchedule<C.Instant>
@@ -141,7 +137,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
             self.publishStatistics()
             self.checkCommitsOverdue()
             self.writeCheckpointsIfDue()
-            for summary in self.warnings.dueSummaries(now: self.clock.now) { self.logger.log(summary) }
+            for summary in self.records.dueRefusalSummaries(now: self.clock.now) { self.logger.log(summary) }
             self.scheduleStatistics()
         }
     }
@@ -160,8 +156,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         guard case .completed(let source) = action else { return }
         seams.markDone(source)
         commits.onJobCompleted(topic: source.topic, notificationsCompleted: ledger.notificationsCompleted)
-        // Usually empty: no hashing per completed job then.
-        if rejectedSources.isEmpty || rejectedSources.remove(source) == nil {
+        if !ledger.completedWasRejected(source) {
             statistics.jobsCompleted += 1
             metrics.job(lane: metricsLane(of: source.topic), result: .completed)
         }

@@ -67,6 +67,10 @@ package struct JobLedger: Sendable {
     /// How many entries were opened before; starts at 1, so 0 never names an open entry (a job
     /// that completed when it was opened).
     private var nextSequence: Generation = 1
+    /// Open entries that are records rejected at intake (``openingRejected(_:)``): their
+    /// completion counts as a rejected job, not a completed one. Usually empty, so completing a
+    /// job hashes nothing.
+    private var rejected: Set<SourcePosition> = []
 
     /// A generation is the opening's sequence number above the slot of its entry: unique for
     /// 2^40 openings, and its low bits find the entry. A late event for an earlier opening that
@@ -223,9 +227,23 @@ package struct JobLedger: Sendable {
         }
     }
 
+    /// Opens the entry of a record rejected at intake: no notifications, one record (its dead
+    /// letter). Returns the generation its dead letter carries.
+    package mutating func openingRejected(_ job: SourcePosition) -> Generation {
+        let generation = opening(job, notifications: 0, records: 1).generation
+        rejected.insert(job)
+        return generation
+    }
+
+    /// Whether `job`, which has just completed, was a rejected record (asked once per completion).
+    package mutating func completedWasRejected(_ job: SourcePosition) -> Bool {
+        !rejected.isEmpty && rejected.remove(job) != nil
+    }
+
     /// Forgets jobs that are no longer this worker's (partitions revoked in a rebalance); their
     /// offsets are not committed here and events still arriving for them are ignored.
     package mutating func forget(where shouldForget: (SourcePosition) -> Bool) {
+        if !rejected.isEmpty { rejected = rejected.filter { !shouldForget($0) } }
         var forgotten: [Generation] = []
         generations = generations.filter { job, generation in
             guard shouldForget(job) else { return true }
