@@ -1,9 +1,10 @@
+import SalvoPrimitives
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SalvoPrimitives
 
 /// The JSON body of an APNs error answer: `{"reason":"…"}`, plus `"timestamp"` (milliseconds since
 /// 1970, when APNs learnt the token was invalid) for 410. The client parses it; the mock server

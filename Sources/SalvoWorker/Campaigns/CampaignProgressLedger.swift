@@ -1,3 +1,5 @@
+import SalvoPrimitives
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SalvoPrimitives
 
 /// Counts the outcomes of each campaign in one worker, for `salvo.campaigns`.
 ///
