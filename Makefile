@@ -5,6 +5,10 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 SWIFT_JOBS ?=
 RELEASE_BIN := .build/release/salvo
+# The code generation the shipped binary is built with, given here rather than as unsafe flags in
+# Package.swift (which would keep other packages from depending on Salvo's libraries by version):
+# docs/performance-notes.md has what each flag measured. docker/Dockerfile passes the same.
+RELEASE_FLAGS := -Xswiftc -enforce-exclusivity=unchecked -Xswiftc -Xfrontend -Xswiftc -disable-type-layout
 
 .PHONY: demo test lint deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker bench-jobs bench-instructions fuzz clean
 
@@ -38,7 +42,7 @@ build: deps
 	$(SWIFT) build $(SWIFT_JOBS)
 
 build-release: deps
-	$(SWIFT) build -c release --product salvo $(SWIFT_JOBS)
+	$(SWIFT) build -c release --product salvo $(RELEASE_FLAGS) $(SWIFT_JOBS)
 
 ## bench-kafka: consume and produce cost, CPU-seconds per 100k messages, release build, real broker
 bench-kafka: test-deps build-release

@@ -6,15 +6,13 @@ import PackageDescription
 /// visibility, so a file uses only members of modules it imports itself (every dependency is
 /// declared where it is used, and in `dependencies:` below).
 ///
-/// `-disable-type-layout`: without it the compiler destroys an `Optional` of a many-field enum
-/// (a completion, a stream, an in-flight entry) by looking up the optional's metadata and calling
-/// its value witness, ~90 instructions where inline code takes a tag test; eight such destroys per
-/// notification cost ~700 (docs/decisions.md). Every configuration, so the tests run the code
-/// that ships.
+/// No unsafe flags on any target: SwiftPM refuses a package as a versioned dependency when a
+/// target of a product it uses has them, and exclusivity checks stay on in every debug build (the
+/// tests trap on a violation). The code generation flags the shipped binary is built with are
+/// given on the command line (`RELEASE_FLAGS` in the Makefile, docs/performance-notes.md).
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
-    .unsafeFlags(["-Xfrontend", "-disable-type-layout"]),
 ]
 
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
@@ -78,51 +76,49 @@ let package = Package(
         ),
 
         // MARK: Libraries
+        // The primitives more than one module needs (the slot table, the JSON writer, the
+        // `Duration` conversions, C string buffers), below every other Salvo module. Pure Swift; not
+        // a product: the libraries that use it bring it along.
         .target(
-            name: "SalvoKafka",
-            dependencies: ["CRdKafka", nioCore, logging, dequeModule],
+            name: "SalvoPrimitives",
+            dependencies: [nioCore],
             swiftSettings: swiftSettings
         ),
-        // The HTTP/2 hot path: dynamic exclusivity checks (its own class state and the ByteBuffer
-        // code NIO inlines into it) measured at ~9% of a request's instructions. Everything in
-        // this target is confined to one event loop and never holds inout access across a call
-        // out of the module, which is what the checks would catch.
+        .target(
+            name: "SalvoKafka",
+            dependencies: ["SalvoPrimitives", "CRdKafka", nioCore, logging, dequeModule],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SalvoHTTP2",
-            dependencies: ["CNGHTTP2", nioCore],
-            swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+            dependencies: ["SalvoPrimitives", "CNGHTTP2", nioCore],
+            swiftSettings: swiftSettings
         ),
-        // The APNs pool and connection sit on the same per-request path, with the same
-        // confinement (one event loop per pool): its checks measured at ~3% of the client's CPU
-        // per request. The token provider's shared state is behind a Mutex, unaffected.
         .target(
             name: "SalvoAPNs",
             dependencies: [
-                "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, asn1, logging, metrics, dequeModule,
+                "SalvoPrimitives", "SalvoHTTP2", nioCore, nioPosix, nioSSL, crypto, x509, asn1, logging, metrics,
+                dequeModule,
                 .product(name: "NIOTLS", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "SalvoWorker",
             dependencies: [
                 // SalvoHTTP2: the engine reads the HTTP/2 session's kept-headers statistic.
-                "SalvoAPNs", "SalvoHTTP2", "SalvoKafka", crypto, nioCore, nioPosix, nioSSL, nioHTTP1, logging, metrics,
+                "SalvoPrimitives", "SalvoAPNs", "SalvoHTTP2", "SalvoKafka", crypto, nioCore, nioPosix, nioSSL, nioHTTP1,
+                logging, metrics,
                 dequeModule, yams,
                 prometheus, serviceLifecycle,
             ],
-            // Release only, unlike the two targets above: the worker core is confined to its event
-            // loop, but it is larger and changes more often, so debug builds (the tests) keep
-            // trapping on an exclusivity violation. See docs/performance-notes.md.
-            swiftSettings: swiftSettings + [
-                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
-            ]
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "SalvoMockAPNs",
             dependencies: [
-                "SalvoHTTP2", "SalvoAPNs", nioCore, nioPosix, nioSSL, nioHTTP1, crypto, x509, asn1, logging,
-                prometheus, yams, serviceLifecycle,
+                "SalvoPrimitives", "SalvoHTTP2", "SalvoAPNs", nioCore, nioPosix, nioSSL, nioHTTP1, crypto, x509, asn1,
+                logging, prometheus, yams, serviceLifecycle,
             ],
             swiftSettings: swiftSettings
         ),
@@ -131,7 +127,9 @@ let package = Package(
         .target(
             name: "SalvoLoadTest",
             dependencies: [
-                "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", nioCore, logging, histogram, yams,
+                "SalvoPrimitives", "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", nioCore, logging,
+                histogram,
+                yams,
             ],
             swiftSettings: swiftSettings
         ),
@@ -156,8 +154,8 @@ let package = Package(
         .executableTarget(
             name: "salvo",
             dependencies: [
-                "SalvoKafka", "SalvoHTTP2", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker", "SalvoLoadTest",
-                argumentParser, logging, yams,
+                "SalvoPrimitives", "SalvoKafka", "SalvoHTTP2", "SalvoAPNs", "SalvoMockAPNs", "SalvoWorker",
+                "SalvoLoadTest", argumentParser, logging, yams,
                 serviceLifecycle, unixSignals, nioCore, nioPosix, nioSSL,
             ],
             swiftSettings: swiftSettings,
@@ -170,15 +168,22 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(
-            name: "SalvoKafkaTests",
-            dependencies: ["SalvoKafka", "CRdKafka", "SalvoTestSupport", logging],
+            name: "SalvoPrimitivesTests",
+            dependencies: ["SalvoPrimitives"],
             swiftSettings: swiftSettings
         ),
-        // Runs the built `salvo` executable as a subprocess against the test broker.
+        .testTarget(
+            name: "SalvoKafkaTests",
+            dependencies: ["SalvoKafka", "SalvoPrimitives", "CRdKafka", "SalvoTestSupport", logging],
+            swiftSettings: swiftSettings
+        ),
+        // Runs the built `salvo` executable as a subprocess against the test broker, and builds
+        // Examples/SendOne against a tagged repository of the working tree.
         .testTarget(
             name: "SalvoCLITests",
             dependencies: [
                 "SalvoKafka", "SalvoAPNs", "SalvoMockAPNs", "SalvoLoadTest", "SalvoWorker", "SalvoTestSupport", logging,
+                nioCore,
             ],
             swiftSettings: swiftSettings
         ),
@@ -212,7 +217,9 @@ let package = Package(
         .testTarget(
             name: "SalvoWorkerTests",
             dependencies: [
-                "SalvoWorker", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", "SalvoTestSupport", nioCore, nioPosix,
+                "SalvoWorker", "SalvoPrimitives", "SalvoAPNs", "SalvoKafka", "SalvoMockAPNs", "SalvoTestSupport",
+                nioCore,
+                nioPosix,
                 nioSSL, crypto,
                 x509, asn1, nioHTTP1, prometheus, serviceLifecycle, logging, metrics, yams,
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -43,7 +43,7 @@ read -r h2load_small h2load_big <<<"${BENCH_H2LOAD:-50000 150000}"
 campaign_target=1.30
 baseline_tolerance=3
 per_user_target=2.20
-[ -x "$salvo" ] || { echo "bench-instructions: $salvo missing: swift build -c release --product salvo" >&2; exit 2; }
+[ -x "$salvo" ] || { echo "bench-instructions: $salvo missing: make build-release (release flags: Makefile RELEASE_FLAGS)" >&2; exit 2; }
 for tool in valgrind h2load cc objcopy python3; do
   command -v "$tool" >/dev/null || { echo "bench-instructions: $tool missing (apt-get install valgrind nghttp2-client gcc binutils)" >&2; exit 2; }
 done

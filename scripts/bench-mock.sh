@@ -21,7 +21,7 @@ duration="${BENCH_DURATION:-8}"
 warmup="${BENCH_WARMUP:-2}"
 matrix="${BENCH_MATRIX:-1x100 1x1000 4x100 4x1000}"
 rounds="${BENCH_ROUNDS:-3}"
-[ -x "$salvo" ] || { echo "bench-mock: $salvo missing: swift build -c release --product salvo" >&2; exit 2; }
+[ -x "$salvo" ] || { echo "bench-mock: $salvo missing: make build-release (release flags: Makefile RELEASE_FLAGS)" >&2; exit 2; }
 for tool in h2load nghttpd python3 taskset; do
   command -v "$tool" >/dev/null || { echo "bench-mock: $tool missing (apt-get install nghttp2-client nghttp2-server)" >&2; exit 2; }
 done

@@ -1,4 +1,5 @@
 import NIOCore
+import SalvoPrimitives
 
 extension HTTP2SessionHandler {
     /// Client: queues a request. `promise` completes with the response once the server ends the

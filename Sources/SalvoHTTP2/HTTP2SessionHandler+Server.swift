@@ -1,4 +1,5 @@
 import NIOCore
+import SalvoPrimitives
 
 extension HTTP2SessionHandler {
     /// Server: answers the request received on `streamID`. Responses may come in any order and

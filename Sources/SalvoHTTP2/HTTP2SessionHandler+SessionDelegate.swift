@@ -1,4 +1,5 @@
 import NIOCore
+import SalvoPrimitives
 
 /// Routes nghttp2's callbacks to the client or server half. Everything here only records state.
 extension HTTP2SessionHandler: NGHTTP2SessionDelegate {

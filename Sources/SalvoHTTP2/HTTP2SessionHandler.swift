@@ -1,4 +1,5 @@
 import NIOCore
+import SalvoPrimitives
 
 /// Drives one libnghttp2 session in memory mode over a NIO channel, as an HTTP/2 client (the
 /// APNs connection) or server (the mock APNs).

@@ -1,5 +1,6 @@
 import CRdKafka
 import Logging
+import SalvoPrimitives
 import Testing
 
 @testable import SalvoKafka

@@ -1,5 +1,6 @@
 import NIOCore
 import SalvoAPNs
+import SalvoPrimitives
 import Testing
 
 @testable import SalvoWorker

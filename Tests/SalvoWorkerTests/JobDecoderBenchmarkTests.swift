@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import SalvoAPNs
 import SalvoKafka
+import SalvoPrimitives
 import Testing
 
 @testable import SalvoWorker

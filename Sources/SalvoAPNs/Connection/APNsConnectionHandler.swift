@@ -3,6 +3,7 @@ import Metrics
 import NIOCore
 import NIOTLS
 import SalvoHTTP2
+import SalvoPrimitives
 
 /// The event-loop-confined core of one APNs connection. It sits after the
 /// `HTTP2SessionHandler`, turns `HTTP2Event`s and TLS events into ``APNsConnection/StateMachine``

@@ -2,6 +2,7 @@ import Logging
 import Metrics
 import NIOCore
 import SalvoHTTP2
+import SalvoPrimitives
 
 /// Runs one pool on its event loop: executes the ``APNsConnectionPool/StateMachine``'s actions
 /// (connect, back off, retire), hands requests to connections, replays what was not sent, and

@@ -1,3 +1,5 @@
+import SalvoPrimitives
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,5 @@
+import SalvoPrimitives
+
 /// Where a group member starts on a partition its group has no committed offset for: a new group,
 /// a partition added to a topic, or offsets the broker expired (`offsets.retention.minutes`).
 /// Partitions with a committed offset always resume from it.

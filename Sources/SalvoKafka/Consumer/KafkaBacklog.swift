@@ -1,4 +1,5 @@
 import Logging
+import SalvoPrimitives
 
 /// Reads the oldest record of every partition of some topics, without a consumer group, to say
 /// how much and how old a backlog is — what a group with no committed offsets would face.

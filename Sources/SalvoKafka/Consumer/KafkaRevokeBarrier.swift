@@ -1,4 +1,5 @@
 import Dispatch
+import SalvoPrimitives
 import Synchronization
 
 /// Lets the application finish the work of partitions before a rebalance takes them away.

@@ -1,3 +1,4 @@
+import SalvoPrimitives
 import Synchronization
 
 extension KafkaTopicReader {

@@ -1,4 +1,5 @@
 import Logging
+import SalvoPrimitives
 
 /// Reads every partition of one topic from the beginning and then follows it live, without a
 /// consumer group: each reader sees every record (the way each worker must see every campaign

@@ -1,4 +1,5 @@
 import Logging
+import SalvoPrimitives
 import Synchronization
 
 extension KafkaProducer {

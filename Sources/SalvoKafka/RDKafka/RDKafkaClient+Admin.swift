@@ -1,4 +1,5 @@
 import CRdKafka
+import SalvoPrimitives
 
 /// Admin calls. Each blocks its caller (the admin loop thread) until the cluster answered or
 /// the timeout passed; results come back on a private queue created per call.

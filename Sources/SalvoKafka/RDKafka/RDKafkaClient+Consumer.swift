@@ -1,4 +1,5 @@
 import CRdKafka
+import SalvoPrimitives
 import Synchronization
 
 /// Consumer-group calls. All of them run on the consumer's loop thread; the ones that wait for

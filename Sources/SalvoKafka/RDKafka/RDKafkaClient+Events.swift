@@ -1,6 +1,7 @@
 import CRdKafka
 import Logging
 import NIOCore
+import SalvoPrimitives
 import Synchronization
 
 #if canImport(Glibc)

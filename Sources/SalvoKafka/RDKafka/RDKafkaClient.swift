@@ -1,5 +1,6 @@
 import CRdKafka
 import Logging
+import SalvoPrimitives
 import Synchronization
 
 /// Owns one `rd_kafka_t` and the event queue it reports on.
@@ -152,12 +153,5 @@ final class RDKafkaClient: @unchecked Sendable {
         let code = rd_kafka_fatal_error(handle, &errorText, errorText.count)
         guard code != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
         return .rdKafka(code, context: "fatal client error", detail: String(cCharBuffer: errorText), isFatal: true)
-    }
-}
-
-extension String {
-    /// Reads a NUL-terminated errstr buffer filled by librdkafka.
-    init(cCharBuffer buffer: [CChar]) {
-        self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

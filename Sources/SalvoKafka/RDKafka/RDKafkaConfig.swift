@@ -1,5 +1,6 @@
 import CRdKafka
 import Logging
+import SalvoPrimitives
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import SalvoPrimitives
 import Synchronization
 
 /// What a client does on its loop thread: decide how long to wait for events, act on them, and

@@ -1,4 +1,5 @@
 import CRdKafka
+import SalvoPrimitives
 
 /// What a reader without a consumer group (``KafkaTopicReader``, ``KafkaBacklog``) takes from its
 /// partitions' message queue: records, each partition's "reached the end" marker with the

@@ -1,3 +1,4 @@
+import SalvoPrimitives
 import Synchronization
 
 /// The loop delegate of clients that only need their logs and errors drained and blocking calls

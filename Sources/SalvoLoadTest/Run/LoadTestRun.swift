@@ -3,6 +3,7 @@ import Logging
 import SalvoAPNs
 import SalvoKafka
 import SalvoMockAPNs
+import SalvoPrimitives
 
 /// One load test: produces a scenario's jobs open-loop, watches what the worker makes of them,
 /// and returns the report.

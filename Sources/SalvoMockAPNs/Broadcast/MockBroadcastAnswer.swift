@@ -1,6 +1,7 @@
 import NIOCore
 import SalvoAPNs
 import SalvoHTTP2
+import SalvoPrimitives
 
 /// Turns a ``MockBroadcastJudge/Outcome`` into the HTTP/2 answer Apple sends: every answer
 /// carries `apns-request-id` (echoed or generated); a create's 201 `apns-channel-id`; a

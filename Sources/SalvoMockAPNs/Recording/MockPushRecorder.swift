@@ -1,6 +1,7 @@
 import Crypto
 import NIOCore
 import SalvoAPNs
+import SalvoPrimitives
 import Synchronization
 
 /// Writes one NDJSON line per accepted notification and broadcast (`--record FILE`), so a test or an SRE can

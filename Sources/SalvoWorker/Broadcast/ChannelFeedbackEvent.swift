@@ -1,4 +1,5 @@
 import SalvoAPNs
+import SalvoPrimitives
 
 /// A channel event for the feedback topic: APNs answered `ChannelNotRegistered` to a broadcast,
 /// so the channel is gone (deleted, or never created in this environment) and producers should

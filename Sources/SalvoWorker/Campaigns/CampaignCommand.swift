@@ -1,4 +1,5 @@
 import SalvoAPNs
+import SalvoPrimitives
 
 /// One operator command on `salvo.control` (schema/control.schema.json): cancel, pause or resume
 /// a campaign, with who asked, why and when.

@@ -1,3 +1,5 @@
+import SalvoPrimitives
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -91,12 +93,5 @@ package struct CampaignProgressLedger: Sendable {
             campaignID: campaignID, worker: worker, slice: entry.slice, counters: entry.counters,
             firstAt: entry.firstAt,
             lastAt: entry.lastAt, publishedAt: now)
-    }
-}
-
-extension String {
-    /// A NUL-terminated C string buffer (gethostname's).
-    fileprivate init(cCharBuffer buffer: [CChar]) {
-        self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import SalvoAPNs
+import SalvoPrimitives
 
 /// One worker's counters for one campaign on `salvo.campaigns`
 /// (schema/campaign-progress.schema.json).

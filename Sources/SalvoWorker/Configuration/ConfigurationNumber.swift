@@ -1,4 +1,5 @@
 import SalvoKafka
+import SalvoPrimitives
 
 /// A number or duration as a configuration file writes it, so that a refusal quotes values and
 /// ranges in the file's own notation: `1000`, `0.001`, `250ms`, `24h`.

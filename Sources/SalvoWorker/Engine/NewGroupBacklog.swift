@@ -1,4 +1,5 @@
 import SalvoKafka
+import SalvoPrimitives
 
 /// Whether a lane's consumer group may start on what its topics hold, when `kafka.start_from`
 /// is left out: a group with no committed offset on any partition that holds records older than

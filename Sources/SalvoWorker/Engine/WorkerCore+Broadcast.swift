@@ -1,6 +1,7 @@
 import NIOCore
 import SalvoAPNs
 import SalvoKafka
+import SalvoPrimitives
 
 /// Broadcast jobs (docs/jobs.md, "Broadcast jobs"): one request each, sent through the engine's
 /// ``BroadcastSender`` outside the lanes and pools, settled like a job of one notification.

@@ -2,6 +2,7 @@ import DequeModule
 import Logging
 import NIOCore
 import SalvoKafka
+import SalvoPrimitives
 
 /// Campaign control (docs/jobs.md, "Campaign control"): the commands in force decide, at intake
 /// and before dispatch, whether a campaign's notification is sent, held (paused) or finished

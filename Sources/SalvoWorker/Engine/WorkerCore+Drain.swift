@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import SalvoKafka
+import SalvoPrimitives
 
 extension WorkerCore {
     /// Graceful shutdown: no more lane slots; in-flight notifications finish (replays included);

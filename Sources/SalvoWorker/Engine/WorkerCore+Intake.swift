@@ -1,6 +1,7 @@
 import Metrics
 import NIOCore
 import SalvoKafka
+import SalvoPrimitives
 
 /// Intake: decoded records from the lanes' consumer tasks, the retry topic's records, and the
 /// partitions a rebalance takes away.

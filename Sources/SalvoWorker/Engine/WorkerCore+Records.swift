@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import SalvoKafka
+import SalvoPrimitives
 
 extension WorkerCore {
     /// How long a record Kafka refused waits before it is produced again.

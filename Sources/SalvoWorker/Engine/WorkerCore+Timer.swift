@@ -1,5 +1,6 @@
 import NIOCore
 import SalvoKafka
+import SalvoPrimitives
 
 /// One timer for everything due later: retries, rate-limit delays, probes of unhealthy pools and
 /// paused campaigns' held work (split from `WorkerCore.swift` to keep files short).

@@ -1,4 +1,5 @@
 import SalvoAPNs
+import SalvoPrimitives
 
 /// How far a partly sent job got: its first `done` notifications are done (answered, and their
 /// records acknowledged), so a worker that reads the job again — after a crash or a lost

@@ -1,4 +1,4 @@
-import SalvoHTTP2
+import SalvoPrimitives
 
 /// Knows when a job is done, which is when its Kafka offset may be committed: every notification
 /// reached a terminal state *and* every record the job caused (feedback events, dead letters,

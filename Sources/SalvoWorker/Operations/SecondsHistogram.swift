@@ -43,12 +43,6 @@ package final class SecondsHistogram: TimerHandler, Sendable {
         }
         return (cumulative, Double(self.sumNanoseconds.load(ordering: .relaxed)) / 1e9)
     }
-
-    /// A duration as the nanoseconds observations are compared in.
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let components = duration.components
-        return components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-    }
 }
 
 /// One bucket's count: a class, because an `Atomic` cannot be copied into an array.

@@ -1,3 +1,4 @@
+import SalvoPrimitives
 import Synchronization
 
 /// The worker's duration histograms (``SecondsHistogram``) by family, and their Prometheus text,
@@ -23,7 +24,7 @@ package final class SecondsHistogramRegistry: Sendable {
         return self.families.withLock { families in
             if let existing = families[name]?.series[rendered] { return existing }
             var family =
-                families[name] ?? Family(help: help, bounds: buckets.sorted().map(SecondsHistogram.nanoseconds))
+                families[name] ?? Family(help: help, bounds: buckets.sorted().map(\.nanoseconds))
             let histogram = SecondsHistogram(renderedLabels: rendered, bounds: family.bounds)
             family.series[rendered] = histogram
             families[name] = family

@@ -1,5 +1,6 @@
 import Metrics
 import SalvoKafka
+import SalvoPrimitives
 
 /// The Kafka side of the worker's RED metrics (docs/metrics.md, "Kafka"): rebalances, assigned
 /// partitions and commits per consumer group, produce round trips per topic.

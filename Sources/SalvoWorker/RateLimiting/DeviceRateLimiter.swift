@@ -1,5 +1,6 @@
 import SalvoAPNs
 import SalvoKafka
+import SalvoPrimitives
 
 /// Per-device-token send rates in fixed memory, so a runaway producer cannot storm one device
 /// (and earn 429s for it) while a campaign's 100,000 distinct tokens cost nothing extra.

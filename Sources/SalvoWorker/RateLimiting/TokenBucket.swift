@@ -1,4 +1,5 @@
 import SalvoKafka
+import SalvoPrimitives
 
 /// One rate limit for one key (an app): how long the next send must wait. Delays, never drops.
 package struct TokenBucket<C: Clock>: Sendable where C.Duration == Duration {

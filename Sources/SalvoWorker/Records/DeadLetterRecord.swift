@@ -1,5 +1,6 @@
 import NIOCore
 import SalvoAPNs
+import SalvoPrimitives
 
 /// A record for the dead-letter topic: something that can never be delivered, with why.
 ///

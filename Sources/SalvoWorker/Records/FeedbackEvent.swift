@@ -1,4 +1,5 @@
 import SalvoAPNs
+import SalvoPrimitives
 
 /// An invalid-token event for the feedback topic: APNs said this device token is dead
 /// (410 Unregistered, ExpiredToken) or wrong (400 BadDeviceToken, DeviceTokenNotForTopic), so the

@@ -1,5 +1,6 @@
 import NIOCore
 import SalvoAPNs
+import SalvoPrimitives
 
 extension JSONWriter {
     /// Writes the members of a job (schema/job.schema.json) for notifications that were already

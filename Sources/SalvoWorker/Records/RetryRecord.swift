@@ -1,5 +1,6 @@
 import NIOCore
 import SalvoAPNs
+import SalvoPrimitives
 
 /// Notifications handed to the retry topic because the worker cannot hold them (its retry memory
 /// is full, the delay is long, or it is shutting down): one job's notifications that share payload,

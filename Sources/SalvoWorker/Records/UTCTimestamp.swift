@@ -1,4 +1,5 @@
 import SalvoKafka
+import SalvoPrimitives
 
 #if canImport(Glibc)
 import Glibc
@@ -6,6 +7,11 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#endif
+// In a clean release build Clang attributes `timespec`'s fields to CoreFoundation, and
+// MemberImportVisibility asks for it by name.
+#if canImport(CoreFoundation)
+import CoreFoundation
 #endif
 
 /// A wall-clock time in UTC, with millisecond precision: when an event was observed, when a

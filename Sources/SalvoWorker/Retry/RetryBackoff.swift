@@ -1,4 +1,5 @@
 import SalvoKafka
+import SalvoPrimitives
 
 /// Exponential backoff with "equal jitter": the delay after attempt n is
 /// `initialDelay × multiplier^(n-1)`, capped at `maximumDelay`, of which half is fixed and half

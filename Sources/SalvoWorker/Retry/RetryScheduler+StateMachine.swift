@@ -1,4 +1,5 @@
 import SalvoKafka
+import SalvoPrimitives
 
 extension RetryScheduler {
     /// Holds waiting notifications in buckets keyed by (app, due-time window), earliest first.

@@ -8,6 +8,7 @@ import SalvoAPNs
 import SalvoHTTP2
 import SalvoKafka
 import SalvoMockAPNs
+import SalvoPrimitives
 import Synchronization
 
 /// `salvo bench apns`: client CPU per request of the APNs pool against `h2load`, the C ceiling,

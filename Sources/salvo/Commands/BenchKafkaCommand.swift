@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SalvoKafka
+import SalvoPrimitives
 import Synchronization
 
 /// Measures what moving job-sized messages through Kafka costs this process: producing with the

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SalvoKafka
 import SalvoMockAPNs
+import SalvoPrimitives
 
 /// `salvo bench latency`: per-user latency while a campaign saturates the worker (issue 21,
 /// point 3). From the Kafka produce time of each per-user job to the mock's 200, beside the

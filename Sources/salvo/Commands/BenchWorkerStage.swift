@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import SalvoKafka
 import SalvoMockAPNs
+import SalvoPrimitives
 import Synchronization
 
 /// What `salvo bench worker` runs on: the mock APNs over TLS with a generated CA and token key,

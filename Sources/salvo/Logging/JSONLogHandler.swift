@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SalvoAPNs
+import SalvoPrimitives
 // The C time structures' fields (timespec, tm) read below are attributed to the toolchain's shim
 // module on Linux; MemberImportVisibility asks for it by name.
 import SwiftOverlayShims

@@ -1,5 +1,6 @@
 import Foundation
 import SalvoKafka
+import SalvoPrimitives
 import Testing
 
 @testable import SalvoWorker

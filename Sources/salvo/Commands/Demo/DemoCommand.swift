@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import SalvoKafka
 import SalvoLoadTest
+import SalvoPrimitives
 
 /// `make demo`: the whole pipeline in one process with nothing but the apt packages installed.
 /// librdkafka's embedded cluster (or `--brokers`), the mock APNs over TLS with a CA generated for

@@ -1,13 +1,12 @@
 import NIOCore
 
-/// Writes JSON text straight into bytes: the one JSON writer and string escaper of the package.
-/// SalvoAPNs is the lowest module that writes JSON (its error bodies); the worker's records
-/// (feedback, dead letters, retries, checkpoints), the mock's record file and the executable's
-/// log lines use it too. A feedback event is a dozen members: building it here costs one array,
-/// where `JSONEncoder` would build a dictionary tree and re-encode a payload that is already JSON.
+/// Writes JSON text straight into bytes: the one JSON writer and string escaper of the package,
+/// for APNs error bodies, the worker's records (feedback, dead letters, retries, checkpoints), the
+/// mock's record file and the executable's log lines. A feedback event is a dozen members:
+/// building it here costs one array, where `JSONEncoder` would build a dictionary tree and
+/// re-encode a payload that is already JSON.
 ///
-/// Commas are placed automatically; the caller nests `begin…`/`end…` correctly. `@inlinable`
-/// because it moved out of the worker, whose records wrote it inlined in the same module.
+/// Commas are placed automatically; the caller nests `begin…`/`end…` correctly.
 package struct JSONWriter {
     @usableFromInline package internal(set) var bytes: [UInt8] = []
     @usableFromInline var needsComma = false

@@ -1,7 +1,6 @@
-/// The package's one set of `Duration` conversions, in the lowest module the worker, the load
-/// generator and the executable all import (SalvoAPNs does not import SalvoKafka; its backoff
-/// keeps a private seconds helper). Integer conversions saturate instead of trapping: a
-/// configured "forever" must not crash a worker.
+/// The package's one set of `Duration` conversions, for every module that hands durations to C
+/// (librdkafka's timeouts), to metrics or to records. Integer conversions saturate instead of
+/// trapping: a configured "forever" must not crash a worker.
 extension Duration {
     /// Whole nanoseconds, rounded toward zero, saturating at the bounds of `Int64` (about ±292
     /// years).

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SalvoHTTP2
+@testable import SalvoPrimitives
 
 @Suite struct SlotTableTests {
     @Test func reusesFreedSlotsAndKeepsCount() {

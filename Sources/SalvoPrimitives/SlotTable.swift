@@ -6,10 +6,12 @@
 /// of a notification"): nghttp2 keeps a `stream_user_data` pointer per stream and hands it back in
 /// every callback, so storing the session's slot there makes each callback an array access; the
 /// APNs connection and pool tag their requests with their own tables' slots instead of a closure
-/// or a promise. One type for the three, in the lowest module that needs it. Public and `@inlinable`
-/// so that SalvoAPNs' uses are specialised: as `package`, its bodies were not, and the unspecialised
-/// generic insert and remove (metadata lookups for `Optional<Element>` and `[Element?]` on every
-/// call) cost 4,800 instructions per notification in `make bench-instructions`.
+/// or a promise. One type for the three, in SalvoPrimitives, below every module that uses it.
+/// Public and `@inlinable` so that its users' tables are specialised: Swift 6.3 specialises an
+/// `@inlinable` generic across modules only when it is public (as `package`, the callers in
+/// SalvoAPNs kept calling the generic insert and remove, with metadata lookups for
+/// `Optional<Element>` and `[Element?]` on every call: 4,800 instructions per notification in
+/// `make bench-instructions`). The module is no product, so nothing outside the package sees it.
 public struct SlotTable<Element> {
     @usableFromInline var slots: [Element?] = []
     @usableFromInline var freeSlots: [Int] = []

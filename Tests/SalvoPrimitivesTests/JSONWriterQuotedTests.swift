@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SalvoAPNs
+@testable import SalvoPrimitives
 
 @Suite struct JSONWriterQuotedTests {
     @Test(arguments: ["", "plain", "q\"uote", "back\\slash", "line\nfeed\r\ttab", "\u{01}\u{1F}", "é 😀", "</script>"])
