@@ -9,6 +9,7 @@ RELEASE_BIN := .build/release/salvo
 # Package.swift (which would keep other packages from depending on Salvo's libraries by version):
 # docs/performance-notes.md has what each flag measured. docker/Dockerfile passes the same.
 RELEASE_FLAGS := -Xswiftc -enforce-exclusivity=unchecked -Xswiftc -Xfrontend -Xswiftc -disable-type-layout
+RELEASE_BUILD = $(SWIFT) build -c release --product salvo $(RELEASE_FLAGS) $(SWIFT_JOBS)
 
 .PHONY: demo test lint deps test-deps build build-release bench-kafka bench-mock bench-apns bench-worker bench-jobs bench-instructions fuzz clean
 
@@ -22,10 +23,14 @@ demo: deps build-release
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
 
-## test: install packages and the test broker, build, and run every test against a real broker
+## test: install packages and the test broker, build (debug for the tests, release for the binary that ships), run
+## every test against a real broker (the child-process tests run the release salvo), then the quick instruction gate
+## (the full one's measurement at small sizes against scripts/bench-instructions.baseline, at most 3 % above it)
 test: test-deps lint
 	$(SWIFT) build --build-tests $(SWIFT_JOBS)
-	scripts/with-broker.sh $(SWIFT) test --skip-build --no-parallel
+	$(RELEASE_BUILD)
+	SALVO_TEST_EXECUTABLE=$(CURDIR)/$(RELEASE_BIN) scripts/with-broker.sh $(SWIFT) test --skip-build --no-parallel
+	BENCH_QUICK=1 scripts/with-broker.sh scripts/bench-instructions.sh $(RELEASE_BIN)
 
 deps:
 	env PATH=$(DEBIAN_PATH) scripts/install-deps.sh build
@@ -42,7 +47,7 @@ build: deps
 	$(SWIFT) build $(SWIFT_JOBS)
 
 build-release: deps
-	$(SWIFT) build -c release --product salvo $(RELEASE_FLAGS) $(SWIFT_JOBS)
+	$(RELEASE_BUILD)
 
 ## bench-kafka: consume and produce cost, CPU-seconds per 100k messages, release build, real broker
 bench-kafka: test-deps build-release
