@@ -63,7 +63,7 @@ bench-worker: test-deps build-release
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --credential certificate'
 	scripts/with-broker.sh sh -c '$(RELEASE_BIN) bench worker --brokers "$$SALVO_TEST_BROKERS" --mode campaign --mock-latency 20ms'
 
-## bench-instructions: the instruction gate (issue 21): worker instructions per notification in campaign and per-user
+## bench-instructions: the instruction gate: worker instructions per notification in campaign and per-user
 ## mode against h2load's per request (same requests, same mock), valgrind callgrind, two sizes each, release build, real
 ## broker, about 15 minutes; exits nonzero when a target is missed (BENCH_REPORT_ONLY=1 only reports)
 bench-instructions: test-deps build-release

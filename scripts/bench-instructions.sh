@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The instruction gate (issue 21): instructions per notification of the worker in campaign and
+# The instruction gate: instructions per notification of the worker in campaign and
 # per-user mode, and of h2load sending the same requests to the same mock, counted by valgrind's
 # callgrind. Unlike CPU time, instruction counts do not move with this VM's speed (they repeat to
 # about 0.2 %), so they gate builds on a shared machine.
