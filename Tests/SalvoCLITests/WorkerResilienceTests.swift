@@ -113,7 +113,9 @@ struct WorkerResilienceTests {
             var fixture = CampaignFixture(seed: signal == SIGKILL ? 3 : 4)
             fixture.addCampaign(id: "restart", jobs: 40, tokensPerJob: 1_000, app: WorkerStage.app, fate: Self.fate)
             try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
-            let configuration = try stage.writeWorkerConfiguration()
+            // 3,000/s: the 40,000 tokens take ~13 s, so the signal lands mid-campaign however fast
+            // the worker and the mock are.
+            let configuration = try stage.writeWorkerConfiguration(ratePerSecond: 3_000)
 
             let first = try stage.startWorker(configuration, name: "first worker")
             try await waitUntil(timeout: .seconds(120)) { try stage.record().distinctTokens >= 5_000 }

@@ -128,11 +128,13 @@ final class WorkerStage: Sendable {
     /// A worker configuration for this stage; `extra` is appended (YAML top-level keys).
     /// `brokers` replaces the test broker (a closed port, say); `logLevel` is the worker's.
     /// `kafka` adds lines to the `kafka:` block (`start_from: latest`); `topics` replaces the
-    /// value of `control` or `progress` (another name, or `null`); `groupID` the stage's group.
+    /// value of `control` or `progress` (another name, or `null`); `groupID` the stage's group;
+    /// `ratePerSecond` the app's `rate_limit.per_second` (none by default).
     func writeWorkerConfiguration(
         name: String = "worker.yaml", brokers: String? = nil, logLevel: String = "warning", extra: String = "",
-        kafka: [String] = [], topics: [String: String] = [:], groupID: String? = nil
+        kafka: [String] = [], topics: [String: String] = [:], groupID: String? = nil, ratePerSecond: Int? = nil
     ) throws -> URL {
+        let rateLimit = ratePerSecond.map { "rate_limit:\n      per_second: \($0)\n    " } ?? ""
         let kafkaLines = ((brokers == nil ? cluster.workerKafkaLines : []) + kafka).map { "\n  \($0)" }.joined()
         let yaml = """
             kafka:
@@ -165,7 +167,7 @@ final class WorkerStage: Sendable {
                     behaves_as: production
                     ca_file: \(directory.appendingPathComponent("tls").path)/ca.pem
                     tls_server_name: localhost
-                pool:
+                \(rateLimit)pool:
                   connections: 2
                   request_timeout: 10s
             operations:
