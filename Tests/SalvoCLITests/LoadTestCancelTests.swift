@@ -14,10 +14,7 @@ struct LoadTestCancelTests {
     func cancelPhase() async throws {
         try await withWorkerStage(scenarioYAML: "name: healthy\n", partitions: 2) { stage in
             // 400/s, so the 6,000-token campaign takes ~15 s and the cancel lands mid-way.
-            let file = try stage.writeWorkerConfiguration(logLevel: "notice")
-            let text = try String(contentsOf: file, encoding: .utf8)
-                .replacingOccurrences(of: "    pool:\n", with: "    rate_limit:\n      per_second: 400\n    pool:\n")
-            try text.write(to: file, atomically: true, encoding: .utf8)
+            let file = try stage.writeWorkerConfiguration(logLevel: "notice", ratePerSecond: 400)
             let worker = try stage.startWorker(file)
             let scenario = try stage.loadScenario(
                 name: "cancel-phase", drainSeconds: 90,
