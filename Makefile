@@ -24,12 +24,13 @@ lint:
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
 
 ## test: install packages and the test broker, build (debug for the tests, release for the binary that ships), run
-## every test against a real broker (the child-process tests run the release salvo), then the quick instruction gate
+## every test against a real broker (the child-process tests run the release salvo) as two streams side by side
+## (scripts/run-tests.sh: the worker-fleet suites and the rest, each one test at a time), then the quick instruction gate
 ## (the full one's measurement at small sizes against scripts/bench-instructions.baseline, at most 3 % above it)
 test: test-deps lint
 	$(SWIFT) build --build-tests $(SWIFT_JOBS)
 	$(RELEASE_BUILD)
-	SALVO_TEST_EXECUTABLE=$(CURDIR)/$(RELEASE_BIN) scripts/with-broker.sh $(SWIFT) test --skip-build --no-parallel
+	SALVO_TEST_EXECUTABLE=$(CURDIR)/$(RELEASE_BIN) scripts/run-tests.sh
 	BENCH_QUICK=1 scripts/with-broker.sh scripts/bench-instructions.sh $(RELEASE_BIN)
 
 deps:

@@ -3,7 +3,7 @@
 # swift_release and malloc (uprobes), divided by calls of WorkerCore.delivered.
 #
 # Unlike CPU time, these counts do not move with the host's speed, so they compare two builds on a
-# shared machine where CPU-seconds cannot (docs/benchmarks.md, "Worker", session 7). Needs root
+# shared machine where CPU-seconds cannot (docs/benchmarks.md, "Worker"). Needs root
 # and perf (Debian: linux-perf); run it under the broker:
 #
 #   scripts/with-broker.sh scripts/count-calls.sh per-user [path/to/salvo]

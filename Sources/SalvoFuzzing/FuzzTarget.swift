@@ -1,5 +1,5 @@
 /// The entry points the fuzzers drive and the corpus replay test feeds: one per kind of hostile
-/// input a Salvo process reads from the network, a file or a message (issue 20).
+/// input a Salvo process reads from the network, a file or a message.
 ///
 /// Each takes arbitrary bytes and either returns (the input was handled: accepted or refused with
 /// an error) or reports a ``FuzzFinding`` when a property that must hold for every input did not.

@@ -10,7 +10,7 @@ import X509
 
 @testable import SalvoAPNs
 
-/// Issue 20's TLS identity rule: a DNS host is matched by DNS entries of the certificate only;
+/// The TLS identity rule: a DNS host is matched by DNS entries of the certificate only;
 /// and h2c goes to loopback addresses only unless allowed. Certificates are generated here; the
 /// same rule over real TLS against the mock is in SalvoCLITests (`TLSIdentityTests`).
 @Suite("Server identity and cleartext policy")
@@ -35,7 +35,7 @@ struct APNsServerIdentityTests {
 
     static let loopbackIP = GeneralName.ipAddress(.init(contentBytes: [127, 0, 0, 1]))
 
-    @Test("the issue's certificate (CN=attacker.example, only IP:127.0.0.1) is refused for localhost")
+    @Test("an attacker's certificate (CN=attacker.example, only IP:127.0.0.1) is refused for localhost")
     func ipOnlyCertificateRefusedForDNSHost() throws {
         let certificate = try Self.certificate(commonName: "attacker.example", names: [Self.loopbackIP])
         let identity = try #require(APNsServerIdentity(serverName: "localhost"))

@@ -2,7 +2,7 @@ import Foundation
 import SalvoTestSupport
 import Testing
 
-/// Issue 22, item 1: the load test shipped with the Compose stack and the Kubernetes Job passes
+/// The load test shipped with the Compose stack and the Kubernetes Job passes
 /// where it is shipped. docker/compose.yaml's own commands run as local processes against the test
 /// broker (``ComposeStack``: host names, ports and container paths rewritten, nothing else), and
 /// the Kubernetes manifests are held to the same commands.

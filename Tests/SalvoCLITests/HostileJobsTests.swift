@@ -2,7 +2,7 @@ import Foundation
 import SalvoTestSupport
 import Testing
 
-/// Issue 20's acceptance for hostile input through Kafka, with the real `salvo worker` and
+/// Hostile input through Kafka, with the real `salvo worker` and
 /// `salvo mock-apns` on the real broker: mutated jobs (seeded, so a failure reproduces) on both job
 /// topics never crash the worker, each ends delivered or dead-lettered, and both consumer groups
 /// commit up to the high watermarks.

@@ -2,7 +2,7 @@ import Foundation
 import SalvoTestSupport
 import Testing
 
-/// Issue 19, point 5: a load scenario's broadcast mix end to end — channels created on the mock's
+/// A load scenario's broadcast mix end to end — channels created on the mock's
 /// channel-management listener with `salvo channels create`, `salvo loadtest` replacing a share of
 /// the per-user jobs with broadcast jobs to them, the `salvo worker` binary sending them, and the
 /// report counting each broadcast the mock recorded (deliveries paged from its admin listener).

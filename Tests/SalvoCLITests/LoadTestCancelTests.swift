@@ -2,7 +2,7 @@ import Foundation
 import SalvoTestSupport
 import Testing
 
-/// Issue 16, point 5: a load scenario's `control:` phase cancels a campaign under load. The
+/// A load scenario's `control:` phase cancels a campaign under load. The
 /// `salvo loadtest` binary drives a `salvo worker` process and the `salvo mock-apns` binary on the
 /// test broker; the report's campaign-control section must show the cancel obeyed (nothing of the
 /// campaign from 1 s after the command) and the workers' `sent + cancelled` equal to its total.

@@ -2,7 +2,7 @@ import Foundation
 import SalvoTestSupport
 import Testing
 
-/// Issue 22, item 6: a load scenario's objectives gate the run. The `salvo loadtest` binary drives
+/// A load scenario's objectives gate the run. The `salvo loadtest` binary drives
 /// the `salvo worker` binary and the `salvo mock-apns` binary on the test broker; one scenario's
 /// objectives are loose enough for any machine, the other's cannot be met by any.
 @Suite("salvo loadtest objectives", .serialized)

@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 20's secrets acceptance with the real `salvo worker`: no value from a `SALVO_*` variable
+/// Secrets with the real `salvo worker`: no value from a `SALVO_*` variable
 /// whose key is not known to be harmless reaches any output — `--check-config`, or a start that
 /// fails on it — and a private-key file others can read is warned about.
 @Suite("salvo worker prints no secret from the environment", .serialized)

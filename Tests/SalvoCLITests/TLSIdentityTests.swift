@@ -2,8 +2,8 @@ import Foundation
 import SalvoTestSupport
 import Testing
 
-/// Issue 20's TLS identity acceptance with the real binaries: a DNS host is matched by DNS entries
-/// of the server certificate only. Before, `salvo send --host localhost` accepted a certificate
+/// TLS identity with the real binaries: a DNS host is matched by DNS entries of the server
+/// certificate only. Without that rule, `salvo send --host localhost` would accept a certificate
 /// naming only `IP:127.0.0.1` (swift-nio-ssl matches an IP entry against the address connected to,
 /// whatever name was asked for).
 @Suite("TLS identity of the APNs server", .serialized)

@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 15's "bounded everything" and retry-record rules through the real binaries: the
+/// Bounds on everything, and the retry-record rules, through the real binaries: the
 /// configuration bounds as `--check-config` reports them, and a retry record's malformed tokens
 /// dead-lettered while its valid ones wait for their due time.
 @Suite("salvo worker: bounds and retry records", .serialized)
@@ -27,7 +27,7 @@ struct WorkerBoundsTests {
                 #expect(lines.count == 1, "one line naming \(key): \(result.stderr)")
                 #expect(lines.first?.contains(range) == true, "\(key): \(result.stderr)")
             }
-            // The crash of issue 15: streams × connections overflowing the dispatch window.
+            // Streams × connections overflowing the dispatch window crashed the worker.
             let streams = try stage.writeWorkerConfiguration(name: "streams.yaml")
             let text = try String(contentsOf: streams, encoding: .utf8)
                 .replacingOccurrences(

@@ -2,7 +2,7 @@ import Foundation
 import SalvoTestSupport
 import Testing
 
-/// Issue 19, end to end: broadcast jobs produced to the job topics reach the mock APNs through the
+/// Broadcasts end to end: broadcast jobs produced to the job topics reach the mock APNs through the
 /// real worker binary (TLS, provider token, the real broker); the mock's record names each channel
 /// and the SHA-256 of the payload's bytes as they stood in the job; a job for a deleted channel is
 /// dead-lettered with `ChannelNotRegistered` and its channel event, keyed by the channel id, is on

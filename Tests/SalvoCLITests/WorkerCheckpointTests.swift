@@ -3,13 +3,13 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 18, "progress inside a job": a worker killed in the middle of a large job leaves a
+/// Progress inside a job: a worker killed in the middle of a large job leaves a
 /// checkpoint of the job's done prefix in the progress topic, so the next worker resumes the job
 /// there instead of sending it whole again.
 @Suite("salvo worker: job checkpoints", .serialized)
 struct WorkerCheckpointTests {
-    // The issue asks for 2 jobs × 25,000 tokens: a 25,000-token job is 1.7 MB, past Kafka's default
-    // message size (and `limits.max_job_bytes`), so the same 50,000 come as 4 jobs × 12,500.
+    // 50,000 tokens come as 4 jobs × 12,500, not 2 × 25,000: a 25,000-token job is 1.7 MB, past
+    // Kafka's default message size (and `limits.max_job_bytes`).
     @Test(
         "4 jobs × 12,500 tokens at 6,000/s, 2 connections × 1,000 streams, SIGKILL at about half the first job, restart: 0 lost, at most 3,500 duplicates, none thrice"
     )

@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 18, "a drain commits what it handed off": a SIGTERM in the middle of a rate-limited job
+/// A drain commits what it handed off: a SIGTERM in the middle of a rate-limited job
 /// hands its unsent notifications to the retry topic and commits the job, so the next worker
 /// sends only those, not the whole job again.
 @Suite("salvo worker: a drain hands off a begun job", .serialized)

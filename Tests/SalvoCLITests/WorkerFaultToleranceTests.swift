@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 15's acceptance with the real `salvo worker` and `salvo mock-apns` binaries on the real
+/// Fault tolerance with the real `salvo worker` and `salvo mock-apns` binaries on the real
 /// test broker: an APNs outage holds work instead of dead-lettering it, and a record Kafka refuses
 /// for good never blocks its partition.
 @Suite("salvo worker: faults hold work, poison records pass", .serialized)

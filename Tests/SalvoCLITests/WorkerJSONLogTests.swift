@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 22, item 4: with `log_format: json`, a log shipper never meets a plain-text line.
+/// With `log_format: json`, a log shipper never meets a plain-text line.
 @Suite("salvo worker JSON log", .serialized)
 struct WorkerJSONLogTests {
     @Test(

@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 15's acceptance for what an operator watches while things go wrong: the operations
+/// What an operator watches while things go wrong: the operations
 /// listener through a drain, and the log and the liveness probe through a broker outage. The real
 /// `salvo worker` and `salvo mock-apns` binaries, the real test broker.
 @Suite("salvo worker: health during the drain, quiet through a broker outage", .serialized)

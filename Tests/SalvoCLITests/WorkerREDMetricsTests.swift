@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 22, item 2: what a running `salvo worker` exports is a clean Prometheus exposition with
+/// What a running `salvo worker` exports is a clean Prometheus exposition with
 /// rate, errors and duration on both sides (APNs and Kafka), labelled as docs/metrics.md says.
 @Suite("salvo worker RED metrics", .serialized)
 struct WorkerREDMetricsTests {

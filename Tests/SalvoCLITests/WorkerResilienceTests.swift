@@ -4,7 +4,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 5's acceptance under trouble: a misbehaving gateway, a worker killed or stopped mid-way,
+/// The worker under trouble: a misbehaving gateway, a worker killed or stopped mid-way,
 /// and bad input between good jobs. The real `salvo worker` and `salvo mock-apns` binaries, the
 /// real test broker.
 @Suite("salvo worker under faults", .serialized)

@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 18, "clean revoke": when a second worker joins mid-run, the first stops the revoked
+/// A clean revoke: when a second worker joins mid-run, the first stops the revoked
 /// partitions' queued work at once, waits for its in-flight requests to be answered, commits,
 /// and only then gives the partitions up; so the second re-sends at most what was in flight.
 @Suite("salvo worker: duplicates of a rebalance", .serialized)

@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 18's fleet events: a rolling restart of three workers, and a retry held while later jobs
+/// Fleet events: a rolling restart of three workers, and a retry held while later jobs
 /// complete, measured by the mock's record of every accepted notification (deterministic apns-ids
 /// make a re-send visible as a second acceptance of the same token).
 @Suite("salvo worker: duplicates of a rolling restart and a held retry", .serialized)

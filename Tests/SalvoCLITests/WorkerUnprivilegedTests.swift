@@ -3,7 +3,7 @@ import SalvoMockAPNs
 import SalvoTestSupport
 import Testing
 
-/// Issue 22, "run as the image runs": the Dockerfile's `USER 10001` and the Deployment's
+/// Run as the image runs: the Dockerfile's `USER 10001` and the Deployment's
 /// `runAsNonRoot` with every capability dropped. Until `TCP_NODELAY` was set at the TCP level, the
 /// worker and the mock asked for it at socket level, which is `SO_DEBUG` and needs
 /// `CAP_NET_ADMIN`: as such a user neither could open a connection, and every test ran as root.

@@ -72,7 +72,7 @@ import Testing
         #expect(connection.client.isActive)
     }
 
-    /// The symptom: a header value HTTP/2 forbids (a trailing space) is reset by an
+    /// A header value HTTP/2 forbids (a trailing space) is reset by an
     /// nghttp2 server with PROTOCOL_ERROR, and the client reports the server's reset as such.
     @Test func forbiddenHeaderValueIsResetWithProtocolError() throws {
         let connection = try InMemoryConnection()

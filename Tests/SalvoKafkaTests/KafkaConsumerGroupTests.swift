@@ -2,7 +2,7 @@ import SalvoKafka
 import Synchronization
 import Testing
 
-/// Scenario 2 of the brief: two members split the partitions; one leaves mid-stream and the
+/// A consumer group: two members split the partitions; one leaves mid-stream and the
 /// other takes over without losing anything.
 ///
 /// Assignors: `range` on both backends; `cooperative-sticky` (incremental

@@ -1,7 +1,8 @@
 import SalvoKafka
 import Testing
 
-/// Scenarios 1, 3, 4 and 6 of the brief, on the real broker and on the embedded cluster.
+/// Produce and consume: exactly once, a new member resuming at the committed offsets, commits of the
+/// contiguous prefix only, pause and resume, backpressure; on the real broker and the embedded cluster.
 @Suite struct KafkaProduceConsumeTests {
     @Test(arguments: KafkaTestBackend.allCases)
     func tenThousandIdempotentMessagesAreConsumedExactlyOnce(backend: KafkaTestBackend) async throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SalvoLoadTest
 
-/// Issue 19, point 5: a scenario mix with Live Activity broadcast jobs — generated in place of
+/// A scenario mix with Live Activity broadcast jobs — generated in place of
 /// some per-user jobs, each expected once in the mock's record under the worker's deterministic
 /// `apns-request-id`, and counted on a lane of their own.
 @Suite("Load mix: broadcast jobs")

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SalvoLoadTest
 
-/// Issue 16, point 5: the scenario's `control:` phase — reading and validating it, the schedule
+/// The scenario's `control:` phase — reading and validating it, the schedule
 /// of several campaigns side by side, the measurement without a cancelled campaign, and the
 /// report's campaign-control section.
 @Suite("Load scenario control phase")

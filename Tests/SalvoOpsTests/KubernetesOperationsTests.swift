@@ -3,7 +3,7 @@ import SalvoTestSupport
 import Testing
 import Yams
 
-/// Issue 22, items 4 and 5: KEDA owns the replica count and can authenticate, the probes ask the
+/// KEDA owns the replica count and can authenticate, the probes ask the
 /// worker the right questions, and the pods log JSON.
 @Suite("Kubernetes: scaling, probes, logs")
 struct KubernetesOperationsTests {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SalvoWorker
 
-/// Issue 20 at the worker's edge: a field HTTP/2 forbids never reaches a send, a PROTOCOL_ERROR
+/// Hostile input at the worker's edge: a field HTTP/2 forbids never reaches a send, a PROTOCOL_ERROR
 /// reset is final after one replay, and APNs answers are classified by status first.
 @Suite struct HostileInputOutcomeTests {
     static let time = UTCTimestamp(millisecondsSince1970: 1_714_564_800_000)

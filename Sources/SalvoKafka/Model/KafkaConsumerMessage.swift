@@ -9,7 +9,7 @@ public struct KafkaConsumerMessage: Hashable, Sendable {
     /// The record's value, copied once out of librdkafka's buffer into a `ByteBuffer`, which a
     /// worker decodes and slices in place. As an array it took a second allocation and copy per
     /// record on the way to the decoder (with `RDKafkaClient.takeReadyMessages`, ~950 instructions
-    /// of a per-user push less; docs/benchmarks.md, "Fourth session").
+    /// of a per-user push less; docs/benchmarks.md, "The instruction gate").
     public var payload: ByteBuffer
     public var headers: [KafkaHeader]
     /// Milliseconds since the Unix epoch as stored in the record (create or log-append time), if any.

@@ -5,7 +5,7 @@ public enum LoadTestLane: String, Sendable, Hashable, Codable, CaseIterable {
     case priority
     /// Campaign jobs, many tokens each.
     case campaign
-    /// Live Activity broadcast jobs (`channel_id`, issue 19): one request each, produced to the
+    /// Live Activity broadcast jobs (`channel_id`): one request each, produced to the
     /// per-user topic in place of some per-user jobs (``LoadTestScenario/Mix/broadcasts``).
     case broadcast
 }

@@ -21,8 +21,8 @@ public struct LoadTestControlResult: Sendable, Hashable, Codable {
         }
     }
 
-    /// How long after the command a notification may still go out: the issue's "in force
-    /// fleet-wide within 1 s".
+    /// How long after the command a notification may still go out: a command is in force
+    /// fleet-wide within 1 s.
     public static let graceMilliseconds: Int64 = 1_000
 
     public var action: LoadTestScenario.Control.Action

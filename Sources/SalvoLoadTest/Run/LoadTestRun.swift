@@ -41,7 +41,7 @@ public final class LoadTestRun: Sendable {
     /// librdkafka properties for the producer a run is given. librdkafka looks up a topic its
     /// producer has not used yet about once a second, so the first records to each load topic
     /// were acknowledged ~0.97 s after they were produced and the load's first second reached the
-    /// worker in its second one: that second was `salvo demo`'s priority p99 (920 ms, issue 21).
+    /// worker in its second one: that second was `salvo demo`'s priority p99 (920 ms).
     /// Refreshing metadata every 100 ms lets them leave within ~70 ms (priority p99 86 ms), for
     /// one metadata request per 100 ms from the generator.
     public static let producerProperties = ["topic.metadata.refresh.interval.ms": "100"]

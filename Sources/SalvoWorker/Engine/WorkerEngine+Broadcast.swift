@@ -1,7 +1,7 @@
 import NIOCore
 import SalvoAPNs
 
-/// The engine's broadcast sender (issue 19): one ``BroadcastSender`` for every app, on the same
+/// The engine's broadcast sender: one ``BroadcastSender`` for every app, on the same
 /// provider-token registry as the device pools (one JWT per team and key), handed to the core
 /// once it exists and shut down after the drain, when no broadcast is in flight any more.
 extension WorkerEngine {

@@ -188,7 +188,7 @@ public final class WorkerEngine: Service, Sendable {
         priority.commitInterval = configuration.commitInterval
         // A per-user push waits out an idle fetch: brokers that hold it for the whole
         // `fetch.wait.max.ms` (librdkafka's default 500 ms; Tansu does) add that to its latency.
-        // 10 ms costs a fetch request per 10 ms while idle (docs/benchmarks.md, issue 21); a value
+        // 10 ms costs a fetch request per 10 ms while idle (docs/benchmarks.md); a value
         // in `kafka.consumer_properties` wins.
         priority.properties = ["fetch.wait.max.ms": "10"].merging(configuration.kafkaConsumerProperties) {
             _, configured in configured

@@ -4,8 +4,8 @@ import SalvoKafka
 import SalvoMockAPNs
 import SalvoPrimitives
 
-/// `salvo bench latency`: per-user latency while a campaign saturates the worker (issue 21,
-/// point 3). From the Kafka produce time of each per-user job to the mock's 200, beside the
+/// `salvo bench latency`: per-user latency while a campaign saturates the worker.
+/// From the Kafka produce time of each per-user job to the mock's 200, beside the
 /// broker's own floor: an independent consumer of the per-user topic in the same run (a group of
 /// its own, the worker's consumer settings), which sees each record produce time → fetched.
 ///

@@ -15,12 +15,19 @@ struct ConsumerPackage {
     var package: String { Self.folder + "/SendOne" }
     var executable: String { self.package + "/.build/debug/SendOne" }
 
+    /// Half the cores (at least one): `make test` runs the worker suites beside this build, and
+    /// their timing bounds need a core left free. `SALVO_CONSUMER_BUILD_JOBS` overrides it.
+    static var buildJobs: Int {
+        ProcessInfo.processInfo.environment["SALVO_CONSUMER_BUILD_JOBS"].flatMap { Int($0) }
+            ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    }
+
     /// Makes the tagged repository and builds the example against it; the build's result.
     func build(timeout: Duration) async throws -> ExternalProcess.Result {
         try await self.makeRepository()
         try self.copyExample()
         return try await ExternalProcess.run(
-            "/usr/bin/env", ["swift", "build", "--package-path", self.package],
+            "/usr/bin/env", ["swift", "build", "--package-path", self.package, "--jobs", "\(Self.buildJobs)"],
             environment: ["SALVO_PACKAGE_URL": "file://" + self.repository], timeout: timeout)
     }
 

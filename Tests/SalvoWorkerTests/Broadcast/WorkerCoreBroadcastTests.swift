@@ -40,7 +40,7 @@ final class ScriptedBroadcasts: Sendable {
     }
 }
 
-/// The core's broadcast path (issue 19) on the embedded loop: the ledger entry of one broadcast,
+/// The core's broadcast path on the embedded loop: the ledger entry of one broadcast,
 /// in-memory retries bounded by `max_attempts`, the dead letter and channel event of
 /// `ChannelNotRegistered`, and a drain that waits for a broadcast in flight but not for one
 /// waiting for its retry.

@@ -57,7 +57,7 @@ import Testing
         }
     }
 
-    /// The "within 1 s fleet-wide": the time from handing a command to the producer until
+    /// In force within 1 s fleet-wide: the time from handing a command to the producer until
     /// the last of three followers has it, over 20 commands.
     @Test func commandsReachEveryFollowerOfAFleet() async throws {
         try await withCampaignBroker { broker in

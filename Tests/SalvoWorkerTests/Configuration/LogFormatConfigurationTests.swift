@@ -2,7 +2,7 @@ import Testing
 
 @testable import SalvoWorker
 
-/// `log_format` (issue 22): the file chooses, `SALVO_LOG_FORMAT` overrides, a typo fails at start.
+/// `log_format`: the file chooses, `SALVO_LOG_FORMAT` overrides, a typo fails at start.
 @Suite("Configuration: log_format")
 struct LogFormatConfigurationTests {
     private func load(_ top: String, environment: [String: String] = [:]) throws -> LoadedWorkerConfiguration {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SalvoWorker
 
-/// Issue 20's configuration rules: h2c only to loopback addresses unless `allow_plaintext`, the
+/// The configuration's security rules: h2c only to loopback addresses unless `allow_plaintext`, the
 /// summary naming each app's transport, one redaction rule for Kafka properties, and a warning for
 /// private-key files others can read.
 @Suite("Worker configuration security")

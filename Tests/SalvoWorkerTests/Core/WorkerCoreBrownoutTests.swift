@@ -4,7 +4,7 @@ import Testing
 
 @testable import SalvoWorker
 
-/// Brownouts and outages hold work; they do not burn it (issue 15): timelines on a manual clock.
+/// Brownouts and outages hold work; they do not burn it: timelines on a manual clock.
 @Suite("WorkerCore: brownouts and outages")
 struct WorkerCoreBrownoutTests {
     @Test(

@@ -8,7 +8,7 @@ import Testing
 
 @testable import SalvoWorker
 
-/// Issue 16's campaign control in the core, as timelines: cancel, pause, resume, the hold bounds.
+/// Campaign control in the core, as timelines: cancel, pause, resume, the hold bounds.
 @Suite("WorkerCore: campaign control")
 struct WorkerCoreCampaignTests {
     /// A job of campaign `campaign` (the harness's campaign job with a `campaign_id`).

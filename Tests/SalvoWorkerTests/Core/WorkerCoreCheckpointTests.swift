@@ -5,7 +5,7 @@ import Testing
 
 @testable import SalvoWorker
 
-/// Issue 18's checkpoint rules as timelines: what a checkpoint records (the done prefix of the
+/// The checkpoint rules as timelines: what a checkpoint records (the done prefix of the
 /// partition's lowest open job, records acknowledged), and how a job read again resumes from it.
 @Suite("WorkerCore: job checkpoints")
 struct WorkerCoreCheckpointTests {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import SalvoWorker
 
-/// Records to Kafka (issue 15): a record Kafka refuses for good never blocks its partition, a
+/// Records to Kafka: a record Kafka refuses for good never blocks its partition, a
 /// refusal that may pass is produced again, the queue to the producer is bounded, and a retry
 /// record's malformed tokens are dead-lettered whether it is due or not.
 @Suite("WorkerCore: records to Kafka")

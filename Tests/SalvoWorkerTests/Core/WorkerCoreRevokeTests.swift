@@ -6,7 +6,7 @@ import Testing
 
 @testable import SalvoWorker
 
-/// Issue 18's rules for revokes and failing commits, as timelines on the core.
+/// The rules for revokes and failing commits, as timelines on the core.
 @Suite("WorkerCore: clean revokes and the commit gate")
 struct WorkerCoreRevokeTests {
     static let partition0 = SourcePosition.Partition(topic: CoreHarness.topics.jobs, partition: 0)

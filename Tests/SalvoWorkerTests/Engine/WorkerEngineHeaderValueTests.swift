@@ -4,7 +4,7 @@ import SalvoWorker
 import Testing
 
 /// A job field that would become a header value HTTP/2 forbids is dead-lettered at once and never
-/// sent: before issue 20, `"collapse_id": "abc "` went out, was reset with PROTOCOL_ERROR and
+/// sent: otherwise `"collapse_id": "abc "` would go out, be reset with PROTOCOL_ERROR and be
 /// retried for minutes while its partition's commit waited.
 @Suite("WorkerEngine with header values HTTP/2 forbids", .serialized)
 struct WorkerEngineHeaderValueTests {

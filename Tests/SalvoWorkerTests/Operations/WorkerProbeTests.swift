@@ -4,7 +4,7 @@ import Testing
 
 @testable import SalvoWorker
 
-/// The startup and liveness probes (issue 22, item 5): started once the engine runs, dead only
+/// The startup and liveness probes: started once the engine runs, dead only
 /// while its dispatch loop has stopped beating.
 @Suite("Worker probes")
 struct WorkerProbeTests {

@@ -15,7 +15,7 @@ struct DemoMock {
     /// Streams in flight per connection (the pool's default is 1,000). Against this in-process
     /// mock a 2 × 1,000 window is only a queue: a per-user push waits behind up to 2,000 campaign
     /// requests (window ÷ throughput, Little's law), which put the priority lane's p99 at
-    /// 110–114 ms; at 250 it is 63–71 ms and the campaign still keeps up (issue 21; the engine's
+    /// 110–114 ms; at 250 it is 63–71 ms and the campaign still keeps up (the engine's
     /// adaptive window is the lasting fix, for every deployment).
     static let streamsPerConnection = 250
 
