@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the package (already built) as two test processes side by side, each with its
 # own broker (scripts/with-broker.sh; some tests stop and resume theirs):
-#   fleet  the suites that run salvo workers as child processes (SalvoCLITests' Worker* suites and
-#          the three-worker campaign control suite), one at a time;
+#   fleet  the suites that run salvo workers as child processes (SalvoCLITests' Worker* suites, the
+#          three-worker campaign control suite and the secured cluster suite), one at a time;
 #   rest   everything else, one at a time.
 # Most of both streams is waiting on processes, the broker and timers, so on 2 cores the two
 # together take about as long as the longer one. Each test still runs alone within its stream, and
@@ -14,7 +14,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
-fleet='^SalvoCLITests\.(Worker|CampaignControlAcceptanceTests)'
+fleet='^SalvoCLITests\.(Worker|CampaignControlAcceptanceTests|SecuredClusterTests)'
 
 if [ "${TEST_STREAMS:-2}" = 1 ]; then
   exec scripts/with-broker.sh "$SWIFT" test --skip-build --no-parallel "$@"
