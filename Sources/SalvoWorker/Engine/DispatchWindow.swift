@@ -121,8 +121,7 @@ struct DispatchWindow<Instant: InstantProtocol> where Instant.Duration == Durati
     /// after the core's refill delay (1 ms) at the latest. `urgent` (draining, replays waiting)
     /// pumps at once; only the refill of a full window waits, which stays seven-eighths full.
     mutating func onAnswered(urgent: Bool, waiting: Int) -> Refill {
-        // The room computed from the fields, not through `freeRoom`: a non-mutating call on
-        // `self` here made the optimizer copy the whole window per answer (about 380 instructions).
+        // `freeRoom`'s sum, from the fields (hot-path rule 3).
         let limit = latencySensitive ? flightLimit.limit : size
         if urgent || min(size - inFlight - waiting, limit - inFlight) >= refillBatch {
             return onPumpWanted() ? .pumpNow : .none
