@@ -10,6 +10,7 @@ public struct SalvoWorkerError: Error, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidConfiguration
             case refusedToStart
+            case finalCommitFailed
         }
 
         private let base: Base
@@ -21,6 +22,9 @@ public struct SalvoWorkerError: Error, Sendable, CustomStringConvertible {
         /// a new consumer group facing an old backlog): starting would lose state or re-send.
         /// The message is one line naming the topic or group and the key to set.
         public static let refusedToStart = Code(.refusedToStart)
+        /// A drain could not commit its consumers' offsets before its deadline: the message says
+        /// what the partitions' next owner reads again and whether it sends any of it again.
+        public static let finalCommitFailed = Code(.finalCommitFailed)
 
         public var description: String { base.rawValue }
     }
@@ -48,8 +52,9 @@ public struct SalvoWorkerError: Error, Sendable, CustomStringConvertible {
         SalvoWorkerError(code: .refusedToStart, message: message, file: file, line: line)
     }
 
-    /// Configuration errors are fixed by an operator; retrying cannot help.
-    public var isRetriable: Bool { false }
+    /// Configuration errors are fixed by an operator; retrying cannot help. A failed final
+    /// commit is the cluster's state at the time: the next start commits.
+    public var isRetriable: Bool { code == .finalCommitFailed }
 
     public var description: String { "SalvoWorkerError.\(code): \(message) [\(file):\(line)]" }
 }

@@ -102,7 +102,7 @@ import Testing
         _ = scheduler.next()
         let removed = scheduler.removeAll { $0.hasPrefix("p0") }
         #expect(removed.map(\.work) == ["p0-c", "p0-a"])
-        #expect(removed.map(\.firstUndispatched) == [2, 1])
+        #expect(removed.map(\.undispatched) == [2..<5, 1..<5])
         #expect(scheduler.queuedNotifications(in: .campaign) == 5)
         #expect(scheduler.queuedNotifications(in: .priority) == 0)
         #expect(drain(&scheduler, steps: 10).map(\.work) == Array(repeating: "p1-b", count: 5))

@@ -45,10 +45,19 @@ import Testing
     @Test func checkpointSchemaMatchesTheEncoder() throws {
         let schema = try json("schema/checkpoint.schema.json")
         let properties = try #require(schema["properties"] as? [String: Any])
-        let record = JobCheckpoint(topic: "salvo.jobs", partition: 1, offset: 2, jobID: "j", done: 3).record(group: "g")
-        let encoded = try #require(JSONSerialization.jsonObject(with: Data(record.value)) as? [String: Any])
+        let full = PartitionCheckpoint(
+            topic: "salvo.jobs", partition: 1, offsets: .init(from: 1, to: 4, open: [2]),
+            jobs: [JobCheckpoint(offset: 2, jobID: "j", done: [0..<3])], writtenAtMilliseconds: 5
+        ).record(group: "g")
+        let encoded = try #require(JSONSerialization.jsonObject(with: Data(full.value)) as? [String: Any])
         #expect(Set(encoded.keys) == Set(properties.keys))
-        #expect(Set(schema["required"] as? [String] ?? []) == Set(encoded.keys))
+        let jobs = try #require(properties["jobs"] as? [String: Any])
+        let jobProperties = try #require((jobs["items"] as? [String: Any])?["properties"] as? [String: Any])
+        let job = try #require((encoded["jobs"] as? [[String: Any]])?.first)
+        #expect(Set(job.keys) == Set(jobProperties.keys))
+        let bare = PartitionCheckpoint(topic: "salvo.jobs", partition: 1, writtenAtMilliseconds: 5).record(group: "g")
+        let minimal = try #require(JSONSerialization.jsonObject(with: Data(bare.value)) as? [String: Any])
+        #expect(Set(schema["required"] as? [String] ?? []) == Set(minimal.keys))
     }
 
     @Test func docsListEveryRejectionCode() throws {

@@ -90,6 +90,10 @@ extension KafkaConsumer {
             shared.withLock { $0.machine.markDone(offset, in: partition) }
         }
 
+        func progress(of partitions: [KafkaTopicPartition]?) -> [KafkaTopicPartition: KafkaPartitionProgress] {
+            shared.withLock { $0.machine.progress(of: partitions) }
+        }
+
         func pause(_ partitions: [KafkaTopicPartition]?) {
             shared.withLock { shared in
                 if let partitions { shared.machine.pause(partitions) } else { shared.machine.pauseAll() }

@@ -162,6 +162,15 @@ extension KafkaConsumer {
             tracker.markDone(offset, in: partition)
         }
 
+        /// The tracked partitions' progress beyond their commits (all when `partitions` is nil).
+        func progress(of partitions: [KafkaTopicPartition]?) -> [KafkaTopicPartition: KafkaPartitionProgress] {
+            var found: [KafkaTopicPartition: KafkaPartitionProgress] = [:]
+            for partition in partitions ?? Array(tracker.trackedPartitions) {
+                if let progress = tracker.progress(for: partition) { found[partition] = progress }
+            }
+            return found
+        }
+
         // MARK: Pausing
 
         /// Parks the partitions' buffered messages at once; librdkafka is paused at the next tick.

@@ -81,6 +81,12 @@ public final class KafkaConsumer: Sendable {
         core.markDone(offset, in: partition)
     }
 
+    /// What is done beyond the commit in `partitions` (every tracked partition when nil): the
+    /// offsets received since the last commit, and which of them are still open.
+    public func progress(of partitions: [KafkaTopicPartition]? = nil) -> [KafkaTopicPartition: KafkaPartitionProgress] {
+        core.progress(of: partitions)
+    }
+
     /// Commits every advanced done watermark now and returns once the broker stored them.
     public func commitNow() async throws(KafkaError) {
         try await core.commitNow()

@@ -30,6 +30,14 @@ public struct KafkaOffsetTracker: Sendable {
         var end: Int64
         /// The last offset reported committed, if any.
         var committed: Int64?
+        /// Where tracking began (the first offset received, or the one it started at).
+        let origin: Int64
+
+        init(partition: KafkaTopicPartition, end: Int64) {
+            self.partition = partition
+            self.end = end
+            self.origin = end
+        }
 
         var watermark: Int64 { outstanding.first ?? end }
 
@@ -106,6 +114,15 @@ public struct KafkaOffsetTracker: Sendable {
     /// The last offset reported through `didCommit`, or `nil`.
     public func committedOffset(for partition: KafkaTopicPartition) -> Int64? {
         indices[partition].flatMap { states[$0].committed }
+    }
+
+    /// What is known of `partition` beyond its commit, or nil when it is not tracked. A rewind
+    /// below the last commit (a seek) makes `from` the rewound offset.
+    public func progress(for partition: KafkaTopicPartition) -> KafkaPartitionProgress? {
+        guard let index = indices[partition] else { return nil }
+        let state = states[index]
+        let from = min(state.committed ?? state.origin, state.watermark)
+        return KafkaPartitionProgress(from: from, to: state.end, open: state.outstanding.filter { $0 >= from })
     }
 
     /// Partitions whose watermark moved past what was last committed, with the offset to commit.

@@ -121,7 +121,7 @@ struct CampaignControl<Instant: InstantProtocol> where Instant.Duration == Durat
     mutating func onExpiry(now: Instant) -> (held: [PushNotification], paused: [PushNotification]) {
         let held = holds.isEmpty ? [] : holds.takeExpired(now: now).map(\.item)
         let paused =
-            pausedJobs.isEmpty ? [] : pausedJobs.takeExpired(now: now).flatMap { $0.unit.notifications(from: $0.first) }
+            pausedJobs.isEmpty ? [] : pausedJobs.takeExpired(now: now).flatMap { $0.unit.notifications(in: $0.range) }
         return (held, paused)
     }
 

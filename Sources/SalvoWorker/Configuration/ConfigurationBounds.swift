@@ -18,6 +18,10 @@ enum ConfigurationBounds {
     /// How long a revoke waits for its partitions' in-flight work; 0 commits at once. Beyond a
     /// minute the group's rebalance would stall every member.
     static let revokeWait: ClosedRange<Duration> = .zero ... .seconds(60)
+    /// Notifications of one job between count-triggered checkpoints.
+    static let checkpointNotifications: ClosedRange<Int> = 10...1_000_000
+    /// A job's sends not yet in an acknowledged checkpoint: at least one notification may go.
+    static let maximumUnconfirmedSends: ClosedRange<Int> = 1...100_000_000
     /// Completed-but-uncommitted notifications while commits fail, before intake stops.
     static let maximumUncommitted: ClosedRange<Int> = 100...10_000_000
 

@@ -19,12 +19,20 @@ public struct WorkerConfiguration: Sendable {
     /// drain). After a crash the next owner re-sends what completed since the last commit, so
     /// this bounds duplicates to about this much sending. Default: 250 ms.
     public var commitInterval: Duration = .milliseconds(250)
-    /// How often the done prefix of each partition's lowest open job is written to the progress
-    /// topic (when it moved). After a crash the next owner re-sends what was sent since the last
-    /// checkpoint plus what was in flight; shorter than the commit interval because a checkpoint
-    /// is one small record per partition, and the statistics timer (50 ms) adds its tick to it.
-    /// Default: 100 ms.
+    /// How often each partition's checkpoint (its complete offsets beyond the commit and its open
+    /// jobs' done notifications) is written to the progress topic, when it moved. Shorter than the
+    /// commit interval because a checkpoint is one small record per partition. Default: 100 ms.
     public var checkpointInterval: Duration = .milliseconds(100)
+    /// A partition's checkpoint is also written as soon as one of its jobs finished this many
+    /// notifications since the last one, so a burst is covered before the interval passes.
+    /// Default: 250.
+    public var checkpointNotifications = 250
+    /// The most notifications of one job that may have been taken for sending without an
+    /// acknowledged checkpoint naming them done: what a crash can make the next owner send again.
+    /// A job that reaches it waits (counted in `salvo_checkpoint_waits_total`) until Kafka
+    /// acknowledges a checkpoint. nil: the dispatch window plus four times
+    /// ``checkpointNotifications`` (3,200 with the default pool of 2 × 1,000 streams).
+    public var maximumUnconfirmedSends: Int?
     /// How long a revoke waits for the in-flight requests of the partitions it takes away to be
     /// answered (and their records acknowledged) before it commits and gives them up: what is
     /// still in flight after it, the next owner may send again. Default: 5 s.
@@ -133,6 +141,12 @@ public struct WorkerConfiguration: Sendable {
         try poolHealth.validate()
         try ConfigurationBounds.commitInterval.check(commitInterval, key: "kafka.commit_interval")
         try ConfigurationBounds.checkpointInterval.check(checkpointInterval, key: "kafka.checkpoint_interval")
+        try ConfigurationBounds.checkpointNotifications.check(
+            checkpointNotifications, key: "kafka.checkpoint_notifications")
+        if let maximumUnconfirmedSends {
+            try ConfigurationBounds.maximumUnconfirmedSends.check(
+                maximumUnconfirmedSends, key: "kafka.max_unconfirmed_sends")
+        }
         try ConfigurationBounds.revokeWait.check(revokeWait, key: "kafka.revoke_wait")
         try ConfigurationBounds.maximumUncommitted.check(
             maximumUncommittedNotifications, key: "kafka.max_uncommitted_notifications")

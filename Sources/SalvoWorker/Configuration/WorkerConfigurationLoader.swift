@@ -72,6 +72,8 @@ public struct WorkerConfigurationLoader: Sendable {
         configuration.kafkaConsumerProperties = file.kafka.consumerProperties
         if let value = file.kafka.commitInterval { configuration.commitInterval = value.value }
         if let value = file.kafka.checkpointInterval { configuration.checkpointInterval = value.value }
+        if let value = file.kafka.checkpointNotifications { configuration.checkpointNotifications = value }
+        configuration.maximumUnconfirmedSends = file.kafka.maximumUnconfirmedSends
         if let value = file.kafka.revokeWait { configuration.revokeWait = value.value }
         if let value = file.kafka.maximumUncommittedNotifications {
             configuration.maximumUncommittedNotifications = value

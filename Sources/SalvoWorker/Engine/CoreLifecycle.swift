@@ -2,10 +2,12 @@
 /// its held work to the retry topic and when it ends, so the core only performs the steps; a value
 /// type with time passed in, so its tests drive a drain as a timeline on a manual clock.
 ///
-/// A drain has two steps. Once nothing is in flight (no request, no replay, no broadcast), the
+/// A drain has three steps. Once nothing is in flight (no request, no replay, no broadcast), the
 /// held work goes to the retry topic, at most once (``onWorkSettled(idle:)``); once every record
-/// is acknowledged after that, the drain ends (``onRecordsSettled(pending:)``). The deadline ends
-/// it whatever is left (``onDeadline()``).
+/// is acknowledged after that, the final checkpoints of every partition are written (so a commit
+/// that fails next costs no re-send of what completed); once those are acknowledged too, the
+/// drain ends (``onRecordsSettled(pending:)``). The deadline ends it whatever is left
+/// (``onDeadline()``).
 ///
 /// Generic over the drain's waiter (a promise in production, a number in tests).
 struct CoreLifecycle<Waiter, Instant: InstantProtocol> where Instant.Duration == Duration {
@@ -29,6 +31,8 @@ struct CoreLifecycle<Waiter, Instant: InstantProtocol> where Instant.Duration ==
     /// answer the waiter (nil when the core finished without a drain waiting for it).
     enum Finish {
         case none
+        /// Write the final checkpoints, then report the records again.
+        case checkpoint
         case finish(Waiter?)
     }
 
@@ -38,6 +42,8 @@ struct CoreLifecycle<Waiter, Instant: InstantProtocol> where Instant.Duration ==
     private var waiter: Waiter?
     /// The held work went to the retry topic (once per drain).
     private var handedOff = false
+    /// The final checkpoints were asked for (once per drain).
+    private var checkpointed = false
 
     var isRunning: Bool { phase == .running }
     var isFinished: Bool { phase == .finished }
@@ -58,10 +64,15 @@ struct CoreLifecycle<Waiter, Instant: InstantProtocol> where Instant.Duration ==
         return true
     }
 
-    /// Records were acknowledged (or the work settled); `pending` are still unacknowledged. The
-    /// drain ends once the held work was handed off and nothing is pending.
+    /// Records were acknowledged (or the work settled); `pending` are still unacknowledged. Once
+    /// the held work was handed off and nothing is pending, the final checkpoints are asked for
+    /// (once); the drain ends when nothing is pending after them.
     mutating func onRecordsSettled(pending: Int) -> Finish {
         guard phase == .draining, handedOff, pending == 0 else { return .none }
+        guard checkpointed else {
+            checkpointed = true
+            return .checkpoint
+        }
         return finish()
     }
 

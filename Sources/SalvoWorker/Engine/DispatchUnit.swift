@@ -31,8 +31,8 @@ struct DispatchUnit: Sendable {
         job.notification(at: index, shared: shared, attempt: attempt)
     }
 
-    /// Notifications `first…` of the job, built (what a hand-off or a hold takes).
-    func notifications(from first: Int) -> [PushNotification] {
-        (first..<job.notificationCount).map(notification(at:))
+    /// Notifications `range` of the job, built (what a hand-off or a hold takes).
+    func notifications(in range: Range<Int>) -> [PushNotification] {
+        range.map(notification(at:))
     }
 }

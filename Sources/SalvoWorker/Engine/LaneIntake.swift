@@ -4,7 +4,8 @@ import SalvoKafka
 
 /// Turns a lane consumer's Kafka records into ``DecodedRecord``s, on the consumer's task (off the
 /// core's event loop): jobs through the ``JobDecoder``, retry-topic records through the
-/// ``RetryRecordDecoder``; anything that cannot be sent becomes its dead letter. A job topic's
+/// ``RetryRecordDecoder`` (and the per-user topic's hand-offs through the job decoder); anything
+/// that cannot be sent becomes its dead letter. A job topic's
 /// record may be a broadcast to a Live Activity channel (``JobDecoder/decodeAny(_:)``); retry
 /// records never are (a broadcast is retried from memory, ``WorkerCore/acceptBroadcast(_:record:)``).
 struct LaneIntake: Sendable {
@@ -53,9 +54,13 @@ struct LaneIntake: Sendable {
                 content = .rejected(.rejectedJob(bytes, rejection, source: source, at: .now()))
             }
         } else {
-            switch jobDecoder.decodeAny(bytes) {
+            // The per-user topic also carries per-user work handed back by a revoke or a drain.
+            switch jobDecoder.decodeAny(bytes, readsRetry: isPriority) {
             case .success(.push(let job)):
                 content = routable(job.app, job.environment, job.id, bytes, source) ?? .job(job)
+            case .success(.retry(let retryJob)):
+                let job = retryJob.job
+                content = routable(job.app, job.environment, job.id, bytes, source) ?? .retry(retryJob)
             case .success(.broadcast(let job)):
                 content =
                     routable(job.app, job.environment, job.id, bytes, source)

@@ -1,9 +1,10 @@
-/// A lane job of a paused campaign, held whole from its first unsent notification.
+/// A lane job of a paused campaign, held whole: the range of its notifications not yet sent (a
+/// job resumed from a checkpoint may be held as several).
 struct PausedJob: Sendable {
     let unit: DispatchUnit
-    let first: Int
+    let range: Range<Int>
 
-    var notificationCount: Int { unit.job.notificationCount - first }
+    var notificationCount: Int { range.count }
 
     /// The lane it goes back to on resume (retry records' jobs queue in the campaign lane).
     var lane: Lane { unit.metricsLane == .priority ? .priority : .campaign }

@@ -29,7 +29,7 @@ extension WorkerCore {
             case .cancel:
                 let before = statistics.cancelled
                 let (jobs, held) = campaigns.onCancel(campaignID)
-                for job in jobs { cancelLaneJob(job.unit, from: job.first) }
+                for job in jobs { cancelLaneJob(job.unit, job.range) }
                 finishCancelled(sweep(campaignID, laneWork: .cancel) + held)
                 affected = statistics.cancelled - before
             case .hold:
@@ -40,10 +40,7 @@ extension WorkerCore {
             case .send:
                 let resumed = campaigns.onResume(campaignID)
                 affected = resumed.notifications
-                for job in resumed.jobs {
-                    scheduler.enqueue(
-                        job.unit, notifications: job.unit.job.notificationCount, lane: job.lane, startingAt: job.first)
-                }
+                for job in resumed.jobs { scheduler.enqueue(job.unit, range: job.range, lane: job.lane) }
             }
             // What operators check after a command (ops/RUNBOOK.md); `applied_at_ms` is what the
             // acceptance test measures the fleet's reaction by.
@@ -89,35 +86,33 @@ extension WorkerCore {
     private func sweep(_ campaignID: String, laneWork: LaneWork) -> [PushNotification] {
         var swept: [PushNotification] = []
         let now = clock.now
-        for (unit, first) in scheduler.removeAll(where: { $0.job.campaignID == campaignID }) {
+        for (unit, range) in scheduler.removeAll(where: { $0.job.campaignID == campaignID }) {
             switch laneWork {
             case .cancel:
-                cancelLaneJob(unit, from: first)
+                cancelLaneJob(unit, range)
             case .park:
-                if !campaigns.park(PausedJob(unit: unit, first: first), campaignID: campaignID, now: now) {
-                    swept += unit.notifications(from: first)
+                if !campaigns.park(PausedJob(unit: unit, range: range), campaignID: campaignID, now: now) {
+                    swept += unit.notifications(in: range)
                 }
             }
         }
         let isCampaign: (PushNotification) -> Bool = { $0.job.campaignID == campaignID }
-        let (scheduled, dueNow) = takeWaiting(where: isCampaign)
-        for batch in scheduled { swept += batch.notifications }
-        swept += dueNow
+        let waiting = takeWaiting(where: isCampaign)
+        for batch in waiting.retries + waiting.delayed { swept += batch.notifications }
+        swept += waiting.dueNow
         swept += campaigns.removeHeld(where: isCampaign, resumedOnly: true)
         return swept
     }
 
-    /// A lane job's notifications from `first` on, finished as cancelled by index.
-    private func cancelLaneJob(_ unit: DispatchUnit, from first: Int) {
+    /// A lane job's notifications in `range`, finished as cancelled by index.
+    private func cancelLaneJob(_ unit: DispatchUnit, _ range: Range<Int>) {
         let job = unit.reference
-        for index in first..<unit.job.notificationCount {
+        for index in range {
             ledgerAction(
                 ledger.notificationFinished(
                     job.source, generation: job.ledgerGeneration, index: Int32(truncatingIfNeeded: index)))
         }
-        countCancelled(
-            app: job.app, campaignID: job.campaignID, isRetry: unit.attempt > 1,
-            count: unit.job.notificationCount - first)
+        countCancelled(app: job.app, campaignID: job.campaignID, isRetry: unit.attempt > 1, count: range.count)
     }
 
     /// Holds paused work; what does not fit goes to the retry topic (not an attempt).

@@ -81,6 +81,11 @@ extension WorkerCore {
         let limit = dispatch.onPumpPlanned(
             now: now, priorityQueued: dispatch.adaptsToLatency && scheduler.queuedNotifications(in: .priority) > 0)
         var sentPriority = false
+        // The job whose notifications the lane hands out now, and how many more of them may go
+        // before its unconfirmed sends reach their bound (``unconfirmedSendsBound``).
+        var run = LaneRun()
+        var waitingLane: Lane?
+        let unconfirmedBound = unconfirmedSendsBound
         while dispatch.hasRoom(waiting: waiting, limit: limit) {
             let item: DispatchItem
             // New sends (not replays or due retries) go through the rate limits.
@@ -91,8 +96,20 @@ extension WorkerCore {
             } else if takesLaneWork, let next = nextResumed(lanesTurn: &lanesTurn) {
                 item = next
                 isNewSend = true
-            } else if takesLaneWork, let slot = scheduler.next() {
+            } else if takesLaneWork, let slot = scheduler.next(skipping: waitingLane) {
                 lanesTurn = false
+                if slot.work.shared !== run.shared {
+                    run.close(in: &ledger)
+                    run = LaneRun(slot.work, ledger: ledger, bound: unconfirmedBound)
+                }
+                guard run.allowance > 0 else {
+                    // Its lane waits until a checkpoint naming more of this job done is acknowledged.
+                    scheduler.putBack(slot)
+                    waitingLane = slot.lane
+                    waitForCheckpoint(of: slot.work)
+                    continue
+                }
+                run.onTaken()
                 item = DispatchItem(
                     notification: slot.work.notification(at: slot.index), metricsLane: slot.work.metricsLane,
                     enqueuedAtMilliseconds: slot.work.enqueuedAtMilliseconds)
@@ -144,6 +161,7 @@ extension WorkerCore {
                 handle(classifier.classify(.invalidRequest(error), of: item.notification, at: .now()), of: item)
             }
         }
+        run.close(in: &ledger)
         dispatch.onPumpEnded(sentPriority: sentPriority, limit: limit, now: now)
         for (index, batch) in batches.enumerated() {
             guard let batch, !batch.requests.isEmpty else { continue }

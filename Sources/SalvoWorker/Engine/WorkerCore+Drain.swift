@@ -42,7 +42,12 @@ extension WorkerCore {
             timers.due = nil
             timers.dueAt = nil
             for batch in waitingWork.retries.drainForShutdown() { handOff(batch) }
-            for batch in waitingWork.delayedSends.drainForShutdown() { handOff(batch) }
+            // Sends that only waited for a rate limit are due at once: the next owner paces them
+            // with its own limits.
+            for var batch in waitingWork.delayedSends.drainForShutdown() {
+                batch.due = clock.now
+                handOff(batch)
+            }
             for batch in drainParked() { handOff(batch) }
             handOffHoldsForShutdown()
             handOffBegunJobs()
@@ -56,16 +61,14 @@ extension WorkerCore {
     private func handOffBegunJobs() {
         let now = clock.now
         let laneJobs =
-            scheduler.removeAll(where: { _ in true }) + campaigns.removePausedJobs().map { ($0.unit, $0.first) }
-        for (unit, first) in laneJobs {
-            guard first > 0 else {
+            scheduler.removeAll(where: { _ in true }) + campaigns.removePausedJobs().map { ($0.unit, $0.range) }
+        for (unit, range) in laneJobs {
+            guard range.lowerBound > 0 else {
                 // Not begun: left to the next owner, and settled here so nothing waits for it.
-                ledger.abandon(
-                    unit.reference.source, generation: unit.reference.ledgerGeneration,
-                    count: unit.job.notificationCount)
+                ledger.abandon(unit.reference.source, generation: unit.reference.ledgerGeneration, count: range.count)
                 continue
             }
-            let notifications = unit.notifications(from: first)
+            let notifications = unit.notifications(in: range)
             statistics.handedOffOnDrain += notifications.count
             handOff(RetryScheduler.StateMachine<C>.Batch(app: unit.job.app, due: now, notifications: notifications))
         }
@@ -73,6 +76,10 @@ extension WorkerCore {
 
     /// The drain ended (everything settled, or its deadline): timers stop and the waiter is told.
     private func perform(_ finish: CoreLifecycle<EventLoopPromise<Void>, C.Instant>.Finish) {
+        if case .checkpoint = finish {
+            writeCheckpoints(.all, final: true)
+            return perform(lifecycle.onRecordsSettled(pending: records.pending))
+        }
         guard case .finish(let promise) = finish else { return }
         timers.drainDeadline?.cancel()
         timers.drainDeadline = nil
@@ -80,6 +87,12 @@ extension WorkerCore {
         timers.due = nil
         publishStatistics()
         promise?.succeed()
+    }
+
+    /// Whether the drain's final checkpoints were written and acknowledged (false without a
+    /// progress topic): a commit that fails after them costs no re-send of what completed.
+    var finalCheckpointsAcknowledged: Bool {
+        checkpoints.topic != nil && checkpointing.drainCheckpointed && !checkpointing.awaitsAnyFinalWrite
     }
 
     /// After the engine closed the consumers and the publisher: stops the statistics timer.

@@ -51,6 +51,10 @@ extension WorkerCore {
         if commits.isRevoking(record.source.partitionKey) { return nil }
         // Delivered again while still open (a rewind): the open entry will commit it.
         guard !ledger.isOpen(record.source) else { return nil }
+        if isCompleteByCheckpoint(record) {
+            skipComplete(record)
+            return nil
+        }
         switch record.content {
         case .rejected(let deadLetter):
             statistics.jobsRejected += 1
@@ -67,59 +71,98 @@ extension WorkerCore {
         return nil
     }
 
+    /// Whether a partition checkpoint records this record complete: its previous owner finished it
+    /// but could not commit past it (an older record still open, or a commit that failed).
+    /// Records produced after the newest such checkpoint of their lane are not looked up.
+    private func isCompleteByCheckpoint(_ record: DecodedRecord) -> Bool {
+        guard let timestamp = record.timestampMilliseconds, timestamp <= checkpoints.newestWrite(record.lane),
+            let checkpoint = checkpoints.lookup(record.source.partitionKey)
+        else { return false }
+        return checkpoint.completes(record.source.offset, timestampMilliseconds: timestamp)
+    }
+
+    /// Completes a record its checkpoint recorded complete, sending nothing again.
+    private func skipComplete(_ record: DecodedRecord) {
+        let notifications: Int
+        switch record.content {
+        case .job(let job): notifications = job.notificationCount
+        case .retry(let retryJob): notifications = retryJob.job.notificationCount
+        case .broadcast: notifications = 1
+        case .rejected: notifications = 0
+        }
+        statistics.skippedByCheckpoint += 1
+        statistics.resumedFromCheckpoint += notifications
+        metrics.skippedJobs.increment()
+        metrics.resumedFromCheckpoint.increment(by: notifications)
+        ledgerAction(ledger.open(record.source, notifications: 0))
+    }
+
     /// Queues a job in its lane, unless its campaign is stopped (``stoppedDecision(_:)``): a
     /// cancelled one completes at once without sending, a paused one is held. Returns how long
     /// the consumer should pause (paused work that had to go back to the retry topic).
     private func open(_ job: Job, attempt: Int, record: DecodedRecord) -> Duration? {
-        let first = resumePoint(of: job, record: record)
+        let done = resumedRanges(of: job, record: record)
         let decision = stoppedDecision(job.campaignID)
         if decision == .cancel {
-            _ = openLedger(job, record: record, first: first, cancelled: true)
+            let opened = openLedger(job, record: record, done: done, cancelled: true)
             countCancelled(
-                app: job.app, campaignID: job.campaignID, isRetry: attempt > 1, count: job.notificationCount - first)
+                app: job.app, campaignID: job.campaignID, isRetry: attempt > 1,
+                count: opened.undone?.reduce(0) { $0 + $1.count } ?? job.notificationCount)
             return nil
         }
-        let reference = openLedger(job, record: record, first: first)
+        let opened = openLedger(job, record: record, done: done)
         let unit = DispatchUnit(
-            job: job, reference: reference, attempt: attempt, metricsLane: record.metricsLane,
+            job: job, reference: opened.reference, attempt: attempt, metricsLane: record.metricsLane,
             enqueuedAtMilliseconds: record.timestampMilliseconds)
         guard decision == nil else {
-            if campaigns.park(PausedJob(unit: unit, first: first), campaignID: job.campaignID ?? "", now: clock.now) {
-                armTimer()
-                return nil
+            var overflow: [PushNotification] = []
+            for range in opened.undone ?? [0..<job.notificationCount]
+            where !campaigns.park(PausedJob(unit: unit, range: range), campaignID: job.campaignID ?? "", now: clock.now) {
+                overflow += unit.notifications(in: range)
             }
+            armTimer()
+            guard !overflow.isEmpty else { return nil }
             let handedOff = statistics.heldHandedOff
-            hold(unit.notifications(from: first), now: clock.now)
+            hold(overflow, now: clock.now)
             return statistics.heldHandedOff > handedOff ? Self.retryBackPressure : nil
         }
-        scheduler.enqueue(unit, notifications: job.notificationCount, lane: record.lane, startingAt: first)
+        if let undone = opened.undone {
+            for range in undone { scheduler.enqueue(unit, range: range, lane: record.lane) }
+        } else {
+            scheduler.enqueue(unit, notifications: job.notificationCount, lane: record.lane)
+        }
         return nil
     }
 
-    /// Where a job of several tokens starts: after the done prefix its checkpoint recorded, when
-    /// the checkpoint names this very job (its offset and id); else at its first notification.
-    private func resumePoint(of job: Job, record: DecodedRecord) -> Int {
+    /// The notifications of a job of several tokens that its checkpoint recorded done, when the
+    /// checkpoint names this very job (its offset and id); none otherwise.
+    private func resumedRanges(of job: Job, record: DecodedRecord) -> [Range<Int>] {
         guard job.notificationCount > 1, let checkpoint = checkpoints.lookup(record.source.partitionKey),
-            checkpoint.offset == record.source.offset, checkpoint.jobID == job.id
-        else { return 0 }
-        let first = min(checkpoint.done, job.notificationCount)
-        statistics.resumedFromCheckpoint += first
-        metrics.resumedFromCheckpoint.increment(by: first)
-        return first
+            let saved = checkpoint.job(at: record.source.offset, id: job.id)
+        else { return [] }
+        let done = saved.done.map { $0.clamped(to: 0..<job.notificationCount) }.filter { !$0.isEmpty }
+        let skipped = done.reduce(0) { $0 + $1.count }
+        statistics.resumedFromCheckpoint += skipped
+        metrics.resumedFromCheckpoint.increment(by: skipped)
+        return done
     }
 
-    /// Opens the job's ledger entry (from notification `first` on), its malformed tokens counted
-    /// as records, and dead-letters those tokens (whether the job is sent now or held for later).
-    /// `cancelled`: its campaign is cancelled, so it waits for no notification, only for the
-    /// dead letters of its malformed tokens.
-    private func openLedger(_ job: Job, record: DecodedRecord, first: Int = 0, cancelled: Bool = false) -> JobReference
-    {
+    /// Opens the job's ledger entry (less the notifications `done` names), its malformed tokens
+    /// counted as records, and dead-letters those tokens (whether the job is sent now or held for
+    /// later). `cancelled`: its campaign is cancelled, so it waits for no notification, only for
+    /// the dead letters of its malformed tokens. Returns the reference its notifications carry and
+    /// the ranges still to send (nil: the whole job, which has one token).
+    private func openLedger(
+        _ job: Job, record: DecodedRecord, done: [Range<Int>] = [], cancelled: Bool = false
+    ) -> (reference: JobReference, undone: [Range<Int>]?) {
         let count = job.notificationCount
         // Only jobs of several tokens keep a checkpoint: a per-user push has nothing to resume.
-        let progress = count > 1 && !cancelled ? TokenProgress(jobID: job.id, count: count, first: first) : nil
+        let progress = count > 1 ? TokenProgress(jobID: job.id, count: count, done: done) : nil
+        let undone = progress?.undoneRanges()
+        let left = count - (progress?.doneCount ?? 0)
         let (action, generation) = ledger.opening(
-            record.source, notifications: cancelled ? 0 : count - first, records: job.rejectedTokens.count,
-            progress: progress)
+            record.source, notifications: cancelled ? 0 : left, records: job.rejectedTokens.count,
+            progress: cancelled ? nil : progress)
         ledgerAction(action)
         let reference = job.reference(source: record.source, ledgerGeneration: generation)
         if !job.rejectedTokens.isEmpty {
@@ -135,7 +178,7 @@ extension WorkerCore {
                     at: now)
             }
         }
-        return reference
+        return (reference, undone)
     }
 
     /// A record of the retry topic: due ones join the campaign lane; the others wait in the retry
@@ -150,7 +193,7 @@ extension WorkerCore {
         guard untilDue > .zero, stoppedDecision(retryJob.job.campaignID) != .cancel else {
             return open(retryJob.job, attempt: retryJob.attempt, record: record)
         }
-        let reference = openLedger(retryJob.job, record: record)
+        let reference = openLedger(retryJob.job, record: record).reference
         let now = clock.now
         let due = now.advanced(by: untilDue)
         let judgedFrom =

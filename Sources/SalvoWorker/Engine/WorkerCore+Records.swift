@@ -41,9 +41,13 @@ extension WorkerCore {
                 + max(0, clock.now.duration(to: batch.due).nanoseconds / 1_000_000))
         for record in RetryRecord.grouping(batch.notifications, dueAt: dueAt) {
             let job = record.job
+            // Per-user work goes back to the per-user topic, so it returns through the per-user
+            // lane instead of waiting behind campaigns in the retry topic.
+            let topic =
+                job.source.topic == configuration.topics.priority ? configuration.topics.priority : configuration.topics.retry
             publish(
                 PendingRecord(
-                    kind: .retry, topic: configuration.topics.retry, record: record.record(), source: job.source,
+                    kind: .retry, topic: topic, record: record.record(), source: job.source,
                     generation: job.ledgerGeneration,
                     tokenIndices: record.tokenIndices))
             statistics.handedOff += record.tokens.count
@@ -65,13 +69,13 @@ extension WorkerCore {
     /// that is refused for good too, the record is abandoned so the partition moves on.
     func recordDelivered(_ pending: PendingRecord, _ result: Result<KafkaDeliveryReport, KafkaError>) {
         if pending.kind == .progress {
-            // No job waits for a checkpoint; a lost one costs duplicates after a crash, and the
-            // next one replaces it.
+            // No job's completion waits for a checkpoint; a lost one costs duplicates after a
+            // crash, and the next one replaces it. Its jobs' unconfirmed sends wait for it.
             records.onSettledWithoutResuming()
             if case .failure(let error) = result {
-                checkpointing.onWriteFailed()
                 warnRepeated("checkpoint not written", key: "checkpoint-refused", metadata: ["error": "\(error)"])
             }
+            checkpointAnswered(pending.generation, succeeded: (try? result.get()) != nil)
             checkDrainProgress()
             return
         }

@@ -6,7 +6,9 @@ import NIOCore
 /// the partitions' offsets are committed: their work stops at once (what remains of jobs that
 /// began sending goes to the retry topic, as in a drain) and the consumer waits until what was in
 /// flight is answered and every record is acknowledged, so those jobs commit and the next owner
-/// sends none of them again. ``revoked(_:)`` follows once the consumer gave the
+/// sends none of them again; then their final checkpoint (``PartitionCheckpoint``) is written and
+/// acknowledged, so that even a commit that fails leaves the next owner nothing complete to send.
+/// ``revoked(_:)`` follows once the consumer gave the
 /// partitions up (or lost them without a barrier): their ledger entries are forgotten.
 extension WorkerCore {
     /// How often a waiting revoke checks the ledger (a walk over the open jobs).
@@ -32,7 +34,8 @@ extension WorkerCore {
         guard !partitions.isEmpty else { return }
         stopWork(of: partitions, .abandon)
         // Lost without a barrier, jobs may be partly sent: record how far, for the next owner.
-        writeCheckpoints(of: partitions)
+        writeCheckpoints(.partitions(partitions))
+        checkpointing.onForget(partitions)
         let unsettled = ledger.unsettledCount { partitions.contains($0.partitionKey) }
         if unsettled > 0 {
             statistics.unsettledOnRevoke += unsettled
@@ -69,21 +72,24 @@ extension WorkerCore {
         let isRevokedJob: (DispatchUnit) -> Bool = { partitions.contains($0.reference.source.partitionKey) }
         let laneJobs =
             scheduler.removeAll(where: isRevokedJob)
-            + campaigns.removePausedJobs(where: isRevokedJob).map { ($0.unit, $0.first) }
-        for (unit, first) in laneJobs {
-            if mode == .handOffBegun, first > 0 {
-                let notifications = unit.notifications(from: first)
+            + campaigns.removePausedJobs(where: isRevokedJob).map { ($0.unit, $0.range) }
+        for (unit, range) in laneJobs {
+            if mode == .handOffBegun, range.lowerBound > 0 {
+                let notifications = unit.notifications(in: range)
                 handedOff += notifications.count
                 handOff(RetryScheduler.StateMachine<C>.Batch(app: unit.job.app, due: now, notifications: notifications))
             } else {
-                let unsent = unit.job.notificationCount - first
-                ledger.abandon(unit.reference.source, generation: unit.reference.ledgerGeneration, count: unsent)
-                dropped += unsent
+                ledger.abandon(unit.reference.source, generation: unit.reference.ledgerGeneration, count: range.count)
+                dropped += range.count
             }
         }
         let isRevoked: (PushNotification) -> Bool = { partitions.contains($0.job.source.partitionKey) }
-        // Retries and delayed sends keep their due times; replays and parked work are due now.
-        var (batches, dueNow) = takeWaiting(where: isRevoked)
+        // Retries keep their due times; sends that only waited for a rate limit, replays and
+        // parked work are due now (the next owner paces them with its own limits).
+        let waiting = takeWaiting(where: isRevoked)
+        var batches = waiting.retries
+        var dueNow = waiting.dueNow
+        dueNow += waiting.delayed.flatMap(\.notifications)
         // Paused campaigns' work, which the next owner holds again (or sends, once resumed).
         dueNow += campaigns.removeHeld(where: isRevoked)
         for (app, notifications) in Dictionary(grouping: dueNow, by: { $0.job.app }) {
@@ -114,7 +120,11 @@ extension WorkerCore {
     func checkRevokeWaiters() {
         timers.revokeCheck = nil
         let check = commits.onRevokeCheck { partitions in
-            ledger.unsettledCount(where: { partitions.contains($0.partitionKey) }) == 0
+            guard ledger.unsettledCount(where: { partitions.contains($0.partitionKey) }) == 0 else { return false }
+            // Settled: the partitions' final checkpoint records what completed, so that a commit
+            // failing now (a rebalance under way) costs the next owner no re-send of it.
+            if checkpointing.needsFinalWrite(partitions) { writeCheckpoints(.partitions(partitions), final: true) }
+            return !checkpointing.awaitsFinalWrite(in: partitions)
         }
         for done in check.finished { done() }
         guard check.waiting else { return }

@@ -5,9 +5,12 @@ extension WorkerCore {
     /// sends (in batches, with their due times), the replays and the pools' parked work (due now).
     func takeWaiting(
         where matches: (PushNotification) -> Bool
-    ) -> (scheduled: [RetryScheduler.StateMachine<C>.Batch], dueNow: [PushNotification]) {
-        let scheduled =
-            waitingWork.retries.removeAll(where: matches) + waitingWork.delayedSends.removeAll(where: matches)
+    ) -> (
+        retries: [RetryScheduler.StateMachine<C>.Batch], delayed: [RetryScheduler.StateMachine<C>.Batch],
+        dueNow: [PushNotification]
+    ) {
+        let retries = waitingWork.retries.removeAll(where: matches)
+        let delayed = waitingWork.delayedSends.removeAll(where: matches)
         var dueNow: [PushNotification] = []
         waitingWork.ready.removeAll { item in
             guard matches(item.notification) else { return false }
@@ -23,6 +26,6 @@ extension WorkerCore {
             }
             pools.parkedCount -= dueNow.count - before
         }
-        return (scheduled, dueNow)
+        return (retries, delayed, dueNow)
     }
 }

@@ -41,7 +41,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     var limits: SendLimits<C>
     /// Replays, held retries and rate-limit delays (``WaitingWork``).
     var waitingWork: WaitingWork<C>
-    var ledger = JobLedger()
+    var ledger: JobLedger
 
     /// The APNs pools with their health and parked work.
     var pools: PoolTable<C>
@@ -88,6 +88,7 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
         self.configuration = configuration
         self.classifier = try OutcomeClassifier(configuration: configuration.outcomes)
         self.metrics = WorkerMetrics(topics: configuration.topics)
+        self.ledger = JobLedger(checkpointEvery: checkpoints.topic == nil ? 0 : configuration.checkpointNotifications)
         self.scheduler = try LaneScheduler(configuration: configuration.lanes)
         let now = clock.now
         self.limits = try SendLimits(configuration: configuration, now: now)
@@ -153,7 +154,16 @@ final class WorkerCore<C: Clock> where C.Duration == Duration {
     }
 
     func ledgerAction(_ action: JobLedger.Action) {
-        guard case .completed(let source) = action else { return }
+        let source: SourcePosition
+        switch action {
+        case .none:
+            return
+        case .checkpointDue(let job):
+            writeCheckpoints(.partitions([job.partitionKey]))
+            return
+        case .completed(let job):
+            source = job
+        }
         seams.markDone(source)
         commits.onJobCompleted(topic: source.topic, notificationsCompleted: ledger.notificationsCompleted)
         if !ledger.completedWasRejected(source) {

@@ -40,7 +40,8 @@ extension WorkerEngine {
         let groups = [configuration.groupID, configuration.groupID + ".priority"]
         let priorityTopic = configuration.topics.priority
         let follower = try CheckpointFollower(
-            topic: configuration.topics.progress, groups: Set(groups), client: configuration.kafka, logger: logger)
+            topic: configuration.topics.progress, groups: Set(groups), priorityGroup: groups[1],
+            client: configuration.kafka, logger: logger)
         do {
             try await whenKafkaAnswers(configuration.topics.progress) { () throws(KafkaError) in
                 try await follower.start(timeout: .seconds(10))
@@ -60,8 +61,8 @@ extension WorkerEngine {
                 metadata: ["topic": "\(configuration.topics.progress)"])
         }
         let access = CheckpointAccess(
-            lookup: { follower.checkpoint(for: $0) }, topic: configuration.topics.progress,
-            group: { $0.topic == priorityTopic ? groups[1] : groups[0] })
+            lookup: { follower.checkpoint(for: $0) }, newestWrite: { follower.newestWrite(of: $0) },
+            topic: configuration.topics.progress, group: { $0.topic == priorityTopic ? groups[1] : groups[0] })
         return (follower, access)
     }
 }

@@ -152,7 +152,7 @@ public final class WorkerEngine: Service, Sendable {
         // Unstructured so that the cancellation which may have ended the wait does not cut the
         // drain short.
         let drain = Task {
-            await self.drain(
+            let commitFailure = await self.drain(
                 core: core, consumers: consumers, consumerTasks: consumerTasks, lagSampler: lagSampler,
                 publisher: started.publisher, publisherTask: publisherTask, progressTask: progressTask,
                 producer: producer, pools: started.pools, publishReadiness: publishReadiness)
@@ -160,9 +160,14 @@ public final class WorkerEngine: Service, Sendable {
             // The broadcast sender and the followers, once nothing in flight needs them.
             var followers = remaining
             await followers.stopAll()
+            return commitFailure
         }
-        await drain.value
+        let commitFailure = await drain.value
         if let error = signal.error { throw error }
+        if let commitFailure {
+            logger.error("\(commitFailure.message)")
+            throw commitFailure
+        }
     }
 
     // MARK: Start
@@ -273,6 +278,8 @@ public final class WorkerEngine: Service, Sendable {
             let now = ContinuousClock.now
             self?.liveness.withLock { $0.beat(at: now) }
         }
+        var checkpoints = checkpoints
+        checkpoints.offsets = { partitions in Self.offsets(of: partitions, consumers: consumers, priorityTopic: priorityTopic) }
         let (configuration, loop, logger) = (self.configuration, self.eventLoop, self.logger)
         return try await loop.submit {
             let core = try WorkerCore(
@@ -285,6 +292,29 @@ public final class WorkerEngine: Service, Sendable {
         }.get()
     }
 
+    /// What the lane consumers completed beyond their commits (``CheckpointAccess/offsets``): nil
+    /// asks for the campaign consumer's partitions, a set for those partitions of either.
+    private static func offsets(
+        of partitions: Set<SourcePosition.Partition>?, consumers: Consumers, priorityTopic: String
+    ) -> [SourcePosition.Partition: PartitionCheckpoint.Offsets] {
+        var asked: [(KafkaConsumer, [KafkaTopicPartition]?)] = [(consumers.campaign, nil)]
+        if let partitions {
+            let kafka = partitions.map { KafkaTopicPartition(topic: $0.topic, partition: $0.partition) }
+            asked = [
+                (consumers.campaign, kafka.filter { $0.topic != priorityTopic }),
+                (consumers.priority, kafka.filter { $0.topic == priorityTopic }),
+            ]
+        }
+        var found: [SourcePosition.Partition: PartitionCheckpoint.Offsets] = [:]
+        for (consumer, selected) in asked where selected?.isEmpty != true {
+            for (partition, progress) in consumer.progress(of: selected) {
+                found[SourcePosition.Partition(topic: partition.topic, partition: partition.partition)] =
+                    PartitionCheckpoint.Offsets(from: progress.from, to: progress.to, open: progress.open)
+            }
+        }
+        return found
+    }
+
     // MARK: Drain
 
     private func drain(
@@ -294,7 +324,7 @@ public final class WorkerEngine: Service, Sendable {
         progressTask: Task<Void, Never>?,
         producer: KafkaProducer,
         pools: [WorkerPoolKey: APNsConnectionPool], publishReadiness: @Sendable () -> Void
-    ) async {
+    ) async -> SalvoWorkerError? {
         let started = ContinuousClock.now
         state.withLock { $0.isDraining = true }
         liveness.withLock { $0.finishing() }
@@ -310,13 +340,10 @@ public final class WorkerEngine: Service, Sendable {
         try? await promise.futureResult.get()
         for task in consumerTasks { await task.value }
         await lagSampler.value
-        for consumer in consumers.all {
-            do {
-                try await consumer.commitNow()
-            } catch {
-                logger.warning("commit at shutdown failed", metadata: ["error": "\(error)"])
-            }
-        }
+        let checkpointed = (try? await eventLoop.submit { core.value.finalCheckpointsAcknowledged }.get()) ?? false
+        let commitFailure = await Self.commitAtShutdown(
+            consumers, until: started.advanced(by: configuration.drainDeadline / 10 * 9), checkpointed: checkpointed,
+            logger: logger)
         publisher.finish()
         await publisherTask.value
         // The final campaign counts, after every outcome of the drain.
@@ -329,6 +356,7 @@ public final class WorkerEngine: Service, Sendable {
         try? await eventLoop.submit { core.value.stop() }.get()
         state.withLock { $0.consumers = nil }
         logger.info("drained", metadata: ["seconds": "\(started.duration(to: .now))"])
+        return commitFailure
     }
 
     private static func close(

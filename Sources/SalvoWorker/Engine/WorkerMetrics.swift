@@ -50,6 +50,11 @@ final class WorkerMetrics {
     let unsettledOnRevoke = Counter(label: "salvo_revoke_unsettled_jobs_total")
     /// Notifications a job's checkpoint let a new owner skip.
     let resumedFromCheckpoint = Counter(label: "salvo_checkpoint_skipped_notifications_total")
+    /// Jobs (records) a checkpoint recorded complete, completed again without sending.
+    let skippedJobs = Counter(label: "salvo_checkpoint_skipped_jobs_total")
+    /// Times a job reached `kafka.max_unconfirmed_sends` and waited for a checkpoint's acknowledgement.
+    let checkpointWaits = Counter(label: "salvo_checkpoint_waits_total")
+    let checkpointWaitSeconds = FloatingPointCounter(label: "salvo_checkpoint_wait_seconds_total")
     private var poolHealth: [WorkerPoolKey: Gauge] = [:]
     private var abandoned: [String: Counter] = [:]
     private var withoutBody: [String: Counter] = [:]

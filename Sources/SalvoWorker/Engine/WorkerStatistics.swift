@@ -55,8 +55,12 @@ public struct WorkerStatistics: Sendable, Hashable {
     /// Notifications skipped because a job's checkpoint recorded them done (a job read again
     /// after a crash or a lost assignment).
     public var resumedFromCheckpoint = 0
-    /// Job checkpoints handed to the producer.
+    /// Partition checkpoints handed to the producer.
     public var checkpointsWritten = 0
+    /// Jobs (records) a checkpoint recorded complete, completed without sending when read again.
+    public var skippedByCheckpoint = 0
+    /// Times a job reached `kafka.max_unconfirmed_sends` and waited for a checkpoint's acknowledgement.
+    public var checkpointWaits = 0
     /// Times the worker stopped taking new work because commits failed with too much completed
     /// work uncommitted (``WorkerConfiguration/maximumUncommittedNotifications``).
     public var commitGateClosures = 0

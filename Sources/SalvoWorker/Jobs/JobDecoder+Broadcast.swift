@@ -5,7 +5,11 @@ extension JobDecoder {
     /// Decodes one message of either kind: a job with `channel_id` is a ``BroadcastJob``, any other
     /// a device-token ``Job`` (exactly as ``decode(_:)`` reads it). The job keeps `message`'s
     /// storage alive.
-    package func decodeAny(_ message: ByteBuffer) -> Result<DecodedJob, JobRejection> {
+    ///
+    /// `readsRetry`: a job with a `retry` member is a hand-off the worker wrote back to this topic
+    /// (per-user work handed off at a revoke or a drain), read as a ``RetryJob``; without it the
+    /// member is ignored like any unknown one.
+    package func decodeAny(_ message: ByteBuffer, readsRetry: Bool = false) -> Result<DecodedJob, JobRejection> {
         var fields = JobFields()
         return Result { () throws(JobRejection) -> DecodedJob in
             do throws(JobRejection) {
@@ -16,9 +20,16 @@ extension JobDecoder {
                     )
                 }
                 let reader = JobFieldReader(
-                    message: message, maximumTokens: configuration.maximumTokens, readsRetry: false)
+                    message: message, maximumTokens: configuration.maximumTokens, readsRetry: readsRetry)
                 try reader.read(into: &fields)
                 if fields.channelID != nil { return .broadcast(try self.assembleBroadcast(fields)) }
+                if let retry = fields.retry {
+                    let job = try self.assemble(&fields, message: message)
+                    guard let attempt = retry.attempt, let dueAt = retry.dueAtMilliseconds else {
+                        throw JobRejection(.invalidRetry, "a retry record needs retry.attempt and retry.due_at_ms")
+                    }
+                    return .retry(RetryJob(job: job, attempt: attempt, dueAt: UTCTimestamp(millisecondsSince1970: dueAt)))
+                }
                 return .push(try self.assemble(&fields, message: message))
             } catch {
                 var rejection = error

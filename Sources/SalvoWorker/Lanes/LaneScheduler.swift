@@ -45,17 +45,33 @@ package struct LaneScheduler<Work: Sendable>: Sendable {
     /// Queues notifications `first..<notifications` of `work` on `lane` (`first` > 0: a job
     /// resumed from a checkpoint). Work with nothing left is not queued.
     package mutating func enqueue(_ work: Work, notifications: Int, lane: Lane, startingAt first: Int = 0) {
-        guard notifications > first, first >= 0 else { return }
+        enqueue(work, range: first..<max(first, notifications), lane: lane)
+    }
+
+    /// Queues notifications `range` of `work` on `lane` (a job resumed from a checkpoint queues
+    /// each range it has left). An empty range is not queued.
+    package mutating func enqueue(_ work: Work, range: Range<Int>, lane: Lane) {
+        guard !range.isEmpty, range.lowerBound >= 0 else { return }
         modify(lane) { queue in
-            queue.entries.append(Entry(work: work, next: first, count: notifications))
-            queue.notifications += notifications - first
+            queue.entries.append(Entry(work: work, next: range.lowerBound, count: range.upperBound))
+            queue.notifications += range.count
         }
     }
 
-    /// The next notification to dispatch, or nil when both lanes are empty.
-    package mutating func next() -> Slot? {
+    /// Puts a slot that ``next(skipping:)`` handed out back at the front of its lane: it is the
+    /// next one its lane hands out (a job waiting for its checkpoint to be acknowledged).
+    package mutating func putBack(_ slot: Slot) {
+        modify(slot.lane) { queue in
+            queue.entries.prepend(Entry(work: slot.work, next: slot.index, count: slot.index + 1))
+            queue.notifications += 1
+        }
+    }
+
+    /// The next notification to dispatch, or nil when both lanes are empty; a lane in `skipping`
+    /// counts as empty.
+    package mutating func next(skipping: Lane? = nil) -> Slot? {
         let lane: Lane
-        switch (priority.entries.isEmpty, campaign.entries.isEmpty) {
+        switch (priority.entries.isEmpty || skipping == .priority, campaign.entries.isEmpty || skipping == .campaign) {
         case (true, true):
             return nil
         case (false, true):
@@ -99,15 +115,16 @@ package struct LaneScheduler<Work: Sendable>: Sendable {
     package var isEmpty: Bool { priority.entries.isEmpty && campaign.entries.isEmpty }
 
     /// Removes queued work (e.g. of partitions revoked in a rebalance, whose records another
-    /// worker will now process) and returns it with the index of its first undispatched notification.
-    package mutating func removeAll(where shouldRemove: (Work) -> Bool) -> [(work: Work, firstUndispatched: Int)] {
-        var removed: [(work: Work, firstUndispatched: Int)] = []
+    /// worker will now process) and returns it with the range of its undispatched notifications
+    /// (a job may come back as several: a resumed job's ranges, a slot put back).
+    package mutating func removeAll(where shouldRemove: (Work) -> Bool) -> [(work: Work, undispatched: Range<Int>)] {
+        var removed: [(work: Work, undispatched: Range<Int>)] = []
         for lane in Lane.allCases {
             modify(lane) { queue in
                 var kept = Deque<Entry>()
                 for entry in queue.entries {
                     if shouldRemove(entry.work) {
-                        removed.append((entry.work, entry.next))
+                        removed.append((entry.work, entry.next..<entry.count))
                         queue.notifications -= entry.count - entry.next
                     } else {
                         kept.append(entry)

@@ -2,26 +2,36 @@ import Logging
 import SalvoKafka
 import Synchronization
 
-/// Keeps the latest ``JobCheckpoint`` of every partition of this worker's consumer groups: reads
-/// the progress topic from the beginning at start, then follows it live, so a partition that
-/// moves here (a rebalance, a restart) finds how far its previous owner got with its lowest open
-/// job. Every worker reads the whole topic; it holds one record per group and partition.
+/// Keeps the latest ``PartitionCheckpoint`` of every partition of this worker's consumer groups:
+/// reads the progress topic from the beginning at start, then follows it live, so a partition
+/// that moves here (a rebalance, a restart) finds which of its offsets its previous owner
+/// completed and how far it got with its open jobs. Every worker reads the whole topic; it holds
+/// one record per group and partition.
 final class CheckpointFollower: Sendable {
     private struct Shared {
-        var checkpoints: [SourcePosition.Partition: JobCheckpoint] = [:]
+        var checkpoints: [SourcePosition.Partition: PartitionCheckpoint] = [:]
         var isCaughtUp = false
     }
 
     let topic: String
     private let groups: Set<String>
+    /// The per-user lane's group: its newest write is kept apart (``newestWrite(of:)``).
+    private let priorityGroup: String
     private let shared = Mutex(Shared())
+    /// The newest `written_at_ms` of a checkpoint with offsets, per lane (campaign, per-user).
+    private let newestCampaignWrite = Atomic<Int64>(.min)
+    private let newestPerUserWrite = Atomic<Int64>(.min)
     private let reader = Mutex<KafkaTopicReader?>(nil)
     private let logger: Logger
 
-    /// `groups`: the consumer groups whose checkpoints count (the worker's two lane groups).
-    init(topic: String, groups: Set<String>, client: KafkaClientConfiguration, logger: Logger) throws(KafkaError) {
+    /// `groups`: the consumer groups whose checkpoints count (the worker's two lane groups), of
+    /// which `priorityGroup` is the per-user lane's.
+    init(
+        topic: String, groups: Set<String>, priorityGroup: String, client: KafkaClientConfiguration, logger: Logger
+    ) throws(KafkaError) {
         self.topic = topic
         self.groups = groups
+        self.priorityGroup = priorityGroup
         self.logger = logger
         var readerClient = client
         readerClient.clientID = client.clientID + "-progress"
@@ -53,8 +63,14 @@ final class CheckpointFollower: Sendable {
     }
 
     /// The latest checkpoint recorded for `partition`.
-    func checkpoint(for partition: SourcePosition.Partition) -> JobCheckpoint? {
+    func checkpoint(for partition: SourcePosition.Partition) -> PartitionCheckpoint? {
         shared.withLock { $0.checkpoints[partition] }
+    }
+
+    /// The newest `written_at_ms` of the checkpoints with offsets of `lane`'s group.
+    func newestWrite(of lane: Lane) -> Int64 {
+        lane == .priority
+            ? newestPerUserWrite.load(ordering: .relaxed) : newestCampaignWrite.load(ordering: .relaxed)
     }
 
     func close() async {
@@ -69,10 +85,18 @@ final class CheckpointFollower: Sendable {
         switch event {
         case .message(let message):
             for group in groups {
-                guard let checkpoint = JobCheckpoint.decode(key: message.key, value: message.value, group: group) else {
-                    continue
-                }
+                guard
+                    let checkpoint = PartitionCheckpoint.decode(key: message.key, value: message.value, group: group)
+                else { continue }
                 shared.withLock { $0.checkpoints[checkpoint.partitionKey] = checkpoint }
+                if checkpoint.offsets != nil {
+                    let written = checkpoint.writtenAtMilliseconds
+                    if group == priorityGroup {
+                        newestPerUserWrite.max(written, ordering: .relaxed)
+                    } else {
+                        newestCampaignWrite.max(written, ordering: .relaxed)
+                    }
+                }
                 return
             }
         case .caughtUp:

@@ -23,6 +23,18 @@ package struct JobLedger: Sendable {
         /// The job is done: mark its offset for commit (the offset tracker finds the
         /// contiguous-completion watermark per partition).
         case completed(SourcePosition)
+        /// The job's done notifications grew by ``checkpointEvery`` since its partition's last
+        /// checkpoint: write the partition's checkpoint now, not at the next interval.
+        case checkpointDue(SourcePosition)
+    }
+
+    /// One open job's part of a partition checkpoint being written: the done count it records,
+    /// confirmed once Kafka acknowledges the record (``confirm(_:done:)``).
+    package struct WrittenJob: Sendable, Hashable {
+        package var generation: Generation
+        package var checkpoint: JobCheckpoint
+        /// The done count the checkpoint records.
+        package var done: Int
     }
 
     /// Which opening of a position an event belongs to; never reused within one ledger.
@@ -92,7 +104,12 @@ package struct JobLedger: Sendable {
     /// completes): the core reads the growth after each `.completed` action.
     package private(set) var notificationsCompleted = 0
 
-    package init() {}
+    /// How many notifications of one job finish between count-triggered checkpoints (0: by time only).
+    package let checkpointEvery: Int
+
+    package init(checkpointEvery: Int = 0) {
+        self.checkpointEvery = checkpointEvery
+    }
 
     /// Jobs not yet completed.
     package var openJobs: Int { jobs.count }
@@ -208,23 +225,64 @@ package struct JobLedger: Sendable {
         }
     }
 
-    /// The checkpoint of each partition's lowest open job in the partitions `isSelected` picks,
-    /// when that job keeps one and its done prefix is past where it started: what a new owner of
-    /// the partition may skip. Walks every open job: called once per commit interval.
-    func checkpoints(where isSelected: (SourcePosition.Partition) -> Bool = { _ in true }) -> [JobCheckpoint] {
-        var lowest: [SourcePosition.Partition: (offset: Int64, generation: Generation)] = [:]
+    /// Each open job of several tokens with done notifications in the partitions `isSelected`
+    /// picks, by partition and ascending offset, counted as written: what a new owner of the
+    /// partition may skip. Walks every open job: called once per checkpoint interval and when a
+    /// count-triggered checkpoint is due, never per notification.
+    mutating func takeJobCheckpoints(
+        where isSelected: (SourcePosition.Partition) -> Bool = { _ in true }
+    ) -> [SourcePosition.Partition: [WrittenJob]] {
+        var found: [SourcePosition.Partition: [(offset: Int64, generation: Generation)]] = [:]
         for (job, generation) in generations {
             let partition = job.partitionKey
-            guard isSelected(partition) else { continue }
-            if let known = lowest[partition], known.offset < job.offset { continue }
-            lowest[partition] = (job.offset, generation)
+            guard isSelected(partition), let progress = entry(generation)?.progress, progress.doneCount > 0 else {
+                continue
+            }
+            found[partition, default: []].append((job.offset, generation))
         }
-        return lowest.compactMap { partition, entry in
-            guard let progress = self.entry(entry.generation)?.progress, progress.prefix > 0 else { return nil }
-            return JobCheckpoint(
-                topic: partition.topic, partition: partition.partition, offset: entry.offset, jobID: progress.jobID,
-                done: progress.prefix)
+        return found.mapValues { openJobs in
+            openJobs.sorted { $0.offset < $1.offset }.compactMap { job -> WrittenJob? in
+                var written: WrittenJob?
+                jobs.update(Self.slot(of: job.generation)) { outstanding in
+                    guard let done = outstanding.progress?.onWritten(), let progress = outstanding.progress else { return }
+                    written = WrittenJob(
+                        generation: job.generation,
+                        checkpoint: JobCheckpoint(offset: job.offset, jobID: progress.jobID, done: progress.doneRanges()),
+                        done: done)
+                }
+                return written
+            }
         }
+    }
+
+    /// Kafka acknowledged a checkpoint recording `done` notifications of the job `generation`
+    /// names (if it is still open).
+    package mutating func confirm(_ generation: Generation, done: Int) {
+        jobs.update(Self.slot(of: generation)) { outstanding in
+            guard outstanding.generation == generation else { return }
+            outstanding.progress?.onConfirmed(done)
+        }
+    }
+
+    /// `count` notifications of the job `generation` names left the lane for sending.
+    package mutating func taken(_ generation: Generation, count: Int) {
+        jobs.update(Self.slot(of: generation)) { outstanding in
+            guard outstanding.generation == generation else { return }
+            outstanding.progress?.onTaken(count)
+        }
+    }
+
+    /// How many more notifications of the job `generation` names may leave the lane before its
+    /// unconfirmed sends reach `bound`; `Int.max` for a job without a checkpoint (one token) or
+    /// one no longer open.
+    package func sendAllowance(_ generation: Generation, bound: Int) -> Int {
+        guard let progress = entry(generation)?.progress else { return .max }
+        return max(0, bound - progress.unconfirmed)
+    }
+
+    /// The progress of the job `generation` names, if it is open and keeps one.
+    package func progress(_ generation: Generation) -> TokenProgress? {
+        entry(generation)?.progress
     }
 
     /// Opens the entry of a record rejected at intake: no notifications, one record (its dead
@@ -261,24 +319,42 @@ package struct JobLedger: Sendable {
         // One array access per event (this runs once per notification), changing the entry in
         // place: each copy of an entry out retained and released its progress (~300 instructions).
         let slot = Self.slot(of: generation)
-        let changed = jobs.update(slot) { outstanding in Self.apply(change, to: &outstanding, of: job, generation) }
-        guard let total = changed ?? nil else { return .none }
-        notificationsCompleted += total
-        jobs.remove(slot)
-        generations[job] = nil
-        return .completed(job)
+        let every = checkpointEvery
+        let changed = jobs.update(slot) { outstanding in
+            Self.apply(change, to: &outstanding, of: job, generation, checkpointEvery: every)
+        }
+        switch changed ?? .unchanged {
+        case .unchanged:
+            return .none
+        case .checkpointDue:
+            return .checkpointDue(job)
+        case .done(let total):
+            notificationsCompleted += total
+            jobs.remove(slot)
+            generations[job] = nil
+            return .completed(job)
+        }
     }
 
-    /// Changes `outstanding` if it is `job`'s entry of this `generation`; its total once it is
-    /// done, else nil.
+    private enum Change {
+        case unchanged
+        case checkpointDue
+        case done(total: Int)
+    }
+
+    /// Changes `outstanding` if it is `job`'s entry of this `generation`.
     private static func apply(
         _ change: (inout Outstanding) -> Void, to outstanding: inout Outstanding, of job: SourcePosition,
-        _ generation: Generation
-    ) -> Int? {
+        _ generation: Generation, checkpointEvery: Int
+    ) -> Change {
         guard outstanding.generation == generation, outstanding.offset == job.offset,
             outstanding.partition == job.partition
-        else { return nil }
+        else { return .unchanged }
         change(&outstanding)
-        return outstanding.isDone ? outstanding.total : nil
+        if outstanding.isDone { return .done(total: outstanding.total) }
+        if checkpointEvery > 0, let unwritten = outstanding.progress?.unwritten, unwritten >= checkpointEvery {
+            return .checkpointDue
+        }
+        return .unchanged
     }
 }

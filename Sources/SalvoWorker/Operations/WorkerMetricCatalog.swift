@@ -32,6 +32,12 @@ package enum WorkerMetricCatalog {
             "Records Kafka refused for good, replaced by a body-less dead letter, by refused topic.",
         "salvo_checkpoint_skipped_notifications_total":
             "Notifications skipped because a job's checkpoint recorded them done (a job read again after a crash).",
+        "salvo_checkpoint_skipped_jobs_total":
+            "Jobs read again that a partition checkpoint recorded complete, completed without sending.",
+        "salvo_checkpoint_waits_total":
+            "Times a job reached kafka.max_unconfirmed_sends and waited for a checkpoint's acknowledgement.",
+        "salvo_checkpoint_wait_seconds_total":
+            "Time jobs spent waiting for a checkpoint's acknowledgement (kafka.max_unconfirmed_sends).",
         "salvo_commit_gate_closed":
             "1 while offset commits fail and too much completed work is uncommitted: no new work is taken.",
         "salvo_revoke_dropped_notifications_total":

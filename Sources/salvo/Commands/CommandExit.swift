@@ -56,7 +56,7 @@ enum CommandExit: Int32, CaseIterable, Sendable {
     static func status(of error: any Error) -> CommandExit? {
         switch error {
         case let failure as CommandFailure: failure.exit
-        case is SalvoWorkerError: .configuration
+        case let error as SalvoWorkerError: error.code == .finalCommitFailed ? .unavailable : .configuration
         // `as CommandExit` picks the overload for the type; without it this function calls itself.
         case let error as KafkaError: status(of: error) as CommandExit
         case let error as APNsError: status(of: error) as CommandExit

@@ -30,7 +30,7 @@ import Testing
         let unit = DispatchUnit(
             job: job, reference: job.reference(source: Fixtures.source), attempt: 1, metricsLane: .campaign,
             enqueuedAtMilliseconds: nil)
-        return PausedJob(unit: unit, first: first)
+        return PausedJob(unit: unit, range: first..<tokens)
     }
 
     @Test mutating func aPauseHoldsAndAResumeReleasesInOrder() throws {
@@ -107,15 +107,15 @@ import Testing
         _ = lifecycle.onBeginDrain(1, budget: .seconds(5), now: clock.now)
         #expect(lifecycle.onWorkSettled(idle: true) == true)
         var handedOff = control.removeHeld(where: { _ in true })
-        handedOff += control.removePausedJobs().flatMap { $0.unit.notifications(from: $0.first) }
+        handedOff += control.removePausedJobs().flatMap { $0.unit.notifications(in: $0.range) }
         #expect(handedOff.count == 3)
         // The hand-off's records are not acknowledged yet; a new pause arrives meanwhile.
         _ = control.onSnapshot(command("autumn", .pause))
         _ = control.onHold(Self.held(3..<5, campaignID: "autumn"), now: clock.now)
         #expect(lifecycle.onRecordsSettled(pending: 1) == .none, "the hand-off is pending")
         #expect(control.removeHeld(where: { _ in true }).count == 2, "held after the hand-off, taken by the sweep")
-        #expect(
-            lifecycle.onRecordsSettled(pending: 0) == .finish(1), "the drain ends once the records are acknowledged")
+        #expect(lifecycle.onRecordsSettled(pending: 0) == .checkpoint, "acknowledged: the final checkpoints")
+        #expect(lifecycle.onRecordsSettled(pending: 0) == .finish(1), "the drain ends once those are acknowledged")
         #expect(control.heldCount == 0)
     }
 

@@ -77,6 +77,8 @@ struct ConfigurationBoundsTests {
     static let keys: [Key] = [
         .duration("kafka.commit_interval", "10ms", "1m", kafka: "commit_interval: $V"),
         .duration("kafka.checkpoint_interval", "10ms", "1m", kafka: "checkpoint_interval: $V"),
+        .integer("kafka.checkpoint_notifications", 10...1_000_000, kafka: "checkpoint_notifications: $V"),
+        .integer("kafka.max_unconfirmed_sends", 1...100_000_000, kafka: "max_unconfirmed_sends: $V"),
         .duration("kafka.revoke_wait", "0s", "1m", kafka: "revoke_wait: $V"),
         .integer("kafka.max_uncommitted_notifications", 100...10_000_000, kafka: "max_uncommitted_notifications: $V"),
         .integer("apps.news.pool.connections", 1...64, app: "pool: {connections: $V}"),

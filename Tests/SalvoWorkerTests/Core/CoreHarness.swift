@@ -97,14 +97,17 @@ final class CoreHarness {
     /// Hands records to the core as a consumer task would; returns whether the task may pull
     /// again at once (false: it waits for lane room or the records queue).
     @discardableResult
-    func consume(_ texts: [String], topic: String = CoreHarness.topics.jobs) -> Bool {
+    /// `timestampMilliseconds`: the records' Kafka timestamp.
+    func consume(
+        _ texts: [String], topic: String = CoreHarness.topics.jobs, timestampMilliseconds: Int64? = nil
+    ) -> Bool {
         let records = texts.map { text -> DecodedRecord in
             let offset = nextOffset[topic, default: 0]
             nextOffset[topic] = offset + 1
             let message = KafkaConsumerMessage(
                 topicPartition: KafkaTopicPartition(topic: topic, partition: 0), offset: offset, key: nil,
                 value: Array(text.utf8),
-                headers: [], timestampMilliseconds: nil)
+                headers: [], timestampMilliseconds: timestampMilliseconds)
             return intake.decode(message)
         }
         let resumed = Mutex(false)

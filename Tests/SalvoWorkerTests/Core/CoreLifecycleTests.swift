@@ -22,6 +22,8 @@ import Testing
         #expect(lifecycle.onWorkSettled(idle: true) == true, "nothing in flight: hand the held work off")
         #expect(lifecycle.onWorkSettled(idle: true) == false, "only once per drain")
         #expect(lifecycle.onRecordsSettled(pending: 3) == .none, "the hand-off's records are not acknowledged yet")
+        #expect(lifecycle.onRecordsSettled(pending: 0) == .checkpoint, "acknowledged: write the final checkpoints")
+        #expect(lifecycle.onRecordsSettled(pending: 2) == .none, "the checkpoints are not acknowledged yet")
         #expect(lifecycle.onRecordsSettled(pending: 0) == .finish(1), "everything acknowledged: the drain ends")
         #expect(lifecycle.isFinished)
         #expect(lifecycle.onDeadline() == .none, "a finished drain's deadline does nothing")
@@ -68,6 +70,7 @@ import Testing
         unsettled = []
         let check = commits.onRevokeCheck { unsettled.isDisjoint(with: $0) }
         #expect(check.finished == [2] && !check.waiting)
+        #expect(lifecycle.onRecordsSettled(pending: 0) == .checkpoint)
         #expect(lifecycle.onRecordsSettled(pending: 0) == .finish(1), "the drain ends with the revoke")
         #expect(commits.isRevoking(partition), "until the partitions are given up")
         #expect(commits.onRevoked([partition]).finished.isEmpty, "its barrier already ended")

@@ -63,6 +63,8 @@ struct WorkerConfigurationFile: Decodable, Sendable {
         var producerProperties: [String: String]
         var commitInterval: ConfigurationDuration?
         var checkpointInterval: ConfigurationDuration?
+        var checkpointNotifications: Int?
+        var maximumUnconfirmedSends: Int?
         var revokeWait: ConfigurationDuration?
         var maximumUncommittedNotifications: Int?
         var assignmentStrategy: String?
@@ -77,6 +79,8 @@ struct WorkerConfigurationFile: Decodable, Sendable {
             case producerProperties = "producer_properties"
             case commitInterval = "commit_interval"
             case checkpointInterval = "checkpoint_interval"
+            case checkpointNotifications = "checkpoint_notifications"
+            case maximumUnconfirmedSends = "max_unconfirmed_sends"
             case revokeWait = "revoke_wait"
             case maximumUncommittedNotifications = "max_uncommitted_notifications"
             case assignmentStrategy = "assignment_strategy"
@@ -102,6 +106,10 @@ struct WorkerConfigurationFile: Decodable, Sendable {
                 ConfigurationDuration.self, forKey: .commitInterval, within: ConfigurationBounds.commitInterval)
             checkpointInterval = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .checkpointInterval, within: ConfigurationBounds.checkpointInterval)
+            checkpointNotifications = try container.decodeIfPresent(
+                Int.self, forKey: .checkpointNotifications, within: ConfigurationBounds.checkpointNotifications)
+            maximumUnconfirmedSends = try container.decodeIfPresent(
+                Int.self, forKey: .maximumUnconfirmedSends, within: ConfigurationBounds.maximumUnconfirmedSends)
             revokeWait = try container.decodeIfPresent(
                 ConfigurationDuration.self, forKey: .revokeWait, within: ConfigurationBounds.revokeWait)
             maximumUncommittedNotifications = try container.decodeIfPresent(

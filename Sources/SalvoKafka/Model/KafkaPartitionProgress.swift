@@ -1,0 +1,21 @@
+/// What a consumer knows of one partition's offsets beyond its commit: every offset in
+/// `from..<to` was received, and all of them but `open` are done (``KafkaOffsetTracker``). A
+/// worker records it so that the partition's next owner skips the done ones even when the commit
+/// could not follow them (an older offset still open, or a commit that failed).
+public struct KafkaPartitionProgress: Hashable, Sendable {
+    /// The last committed offset, or where tracking began.
+    public var from: Int64
+    /// The offset after the last one received.
+    public var to: Int64
+    /// Received and not done, ascending (none below `from`).
+    public var open: [Int64]
+
+    public init(from: Int64, to: Int64, open: [Int64]) {
+        self.from = from
+        self.to = to
+        self.open = open
+    }
+
+    /// Offsets in `from..<to` that are done.
+    public var doneCount: Int64 { to - from - Int64(open.count) }
+}
