@@ -54,6 +54,41 @@ public final class KafkaEmbeddedCluster: Sendable {
         }
     }
 
+    /// A request the embedded cluster can be told to refuse (``failRequests(_:with:count:)``).
+    public enum FailingRequest: Sendable {
+        /// OffsetCommit (protocol API 8).
+        case offsetCommit
+
+        var apiKey: Int16 {
+            switch self {
+            case .offsetCommit: 8
+            }
+        }
+    }
+
+    /// An error the embedded cluster answers refused requests with.
+    public enum InjectedError: Sendable {
+        /// `REBALANCE_IN_PROGRESS`: what a commit meets while the group rebalances.
+        case rebalanceInProgress
+        /// `ILLEGAL_GENERATION`: a commit from a generation the group has left.
+        case illegalGeneration
+    }
+
+    /// Answers the next `count` requests of this kind, from any client, with `error`: faults a
+    /// test injects (a commit failing during a rebalance, say).
+    public func failRequests(_ request: FailingRequest, with error: InjectedError, count: Int) async {
+        let cluster = self.cluster
+        try? await loop.submit { _ throws(KafkaError) in
+            cluster.pushRequestErrors(apiKey: request.apiKey, error: error.rdKafkaError, count: count)
+        }
+    }
+
+    /// Stops refusing requests of this kind.
+    public func stopFailing(_ request: FailingRequest) async {
+        let cluster = self.cluster
+        try? await loop.submit { _ throws(KafkaError) in cluster.clearRequestErrors(apiKey: request.apiKey) }
+    }
+
     /// Stops the brokers. Clients still connected see their connections fail.
     public func shutdown() async {
         await delegate.stop(loop)

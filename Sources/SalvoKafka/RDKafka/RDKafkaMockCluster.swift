@@ -29,8 +29,31 @@ final class RDKafkaMockCluster: @unchecked Sendable {
         }
     }
 
+    /// Answers the next `count` requests of Kafka protocol API `apiKey`, from any client, with
+    /// `error` instead of serving them.
+    func pushRequestErrors(apiKey: Int16, error: rd_kafka_resp_err_t, count: Int) {
+        var errors = Array(repeating: error, count: count)
+        errors.withUnsafeMutableBufferPointer { errors in
+            rd_kafka_mock_push_request_errors_array(cluster, apiKey, errors.count, errors.baseAddress)
+        }
+    }
+
+    /// Drops the errors still queued for `apiKey`.
+    func clearRequestErrors(apiKey: Int16) {
+        rd_kafka_mock_clear_request_errors(cluster, apiKey)
+    }
+
     /// Stops the listeners and joins the mock thread.
     func destroy() {
         rd_kafka_mock_cluster_destroy(cluster)
+    }
+}
+
+extension KafkaEmbeddedCluster.InjectedError {
+    var rdKafkaError: rd_kafka_resp_err_t {
+        switch self {
+        case .rebalanceInProgress: RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS
+        case .illegalGeneration: RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION
+        }
     }
 }

@@ -8,10 +8,14 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-// In a clean release build Clang attributes `timespec`'s fields to CoreFoundation, and
-// MemberImportVisibility asks for it by name.
+// Clang attributes `timespec`'s fields to whichever module loaded the header first
+// (CoreFoundation in a clean release build, the overlay shims in some debug builds), and
+// MemberImportVisibility asks for that module by name.
 #if canImport(CoreFoundation)
 import CoreFoundation
+#endif
+#if canImport(SwiftOverlayShims)
+import SwiftOverlayShims
 #endif
 
 /// A wall-clock time in UTC, with millisecond precision: when an event was observed, when a

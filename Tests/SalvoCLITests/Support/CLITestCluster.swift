@@ -18,6 +18,9 @@ final class CLITestCluster: Sendable {
     let connectionArguments: [String]
     /// The lines a worker configuration's `kafka:` block adds for this cluster (two-space indent).
     let workerKafkaLines: [String]
+    /// librdkafka's mock cluster in this process, when the test runs on it instead of the test
+    /// broker (``init(embedded:)``): topics are made through it, and it injects faults.
+    let embedded: KafkaEmbeddedCluster?
     private let topics = Mutex<[String]>([])
 
     init() throws {
@@ -31,6 +34,19 @@ final class CLITestCluster: Sendable {
         properties = [:]
         connectionArguments = ["--brokers", brokers]
         workerKafkaLines = []
+        embedded = nil
+        admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: Self.logger)
+    }
+
+    /// librdkafka's mock cluster, started in this process: the workers the test starts connect
+    /// to its listeners on 127.0.0.1 like to any broker. Unlike Tansu it runs every assignor
+    /// (`cooperative-sticky` included) and injects request errors.
+    init(embedded: KafkaEmbeddedCluster) throws {
+        self.embedded = embedded
+        brokers = embedded.bootstrapServers
+        properties = [:]
+        connectionArguments = ["--brokers", brokers]
+        workerKafkaLines = []
         admin = try KafkaAdmin(configuration: KafkaClientConfiguration(bootstrapServers: brokers), logger: Self.logger)
     }
 
@@ -39,6 +55,7 @@ final class CLITestCluster: Sendable {
     init(secured broker: String, properties: [String: String], secrets: [String: String], directory: URL) throws {
         let all = properties.merging(secrets) { $1 }
         brokers = broker
+        embedded = nil
         self.properties = all
         var fileLines: [String] = []
         for (name, value) in secrets.sorted(by: { $0.key < $1.key }) {
@@ -82,6 +99,11 @@ final class CLITestCluster: Sendable {
 
     func cleanUp() async {
         let names = topics.withLock { $0 }
+        if let embedded {
+            await admin.close()
+            await embedded.shutdown()
+            return
+        }
         try? await admin.deleteTopics(names)
         await admin.close()
     }
@@ -97,4 +119,12 @@ final class CLITestCluster: Sendable {
 /// Runs `body` with the test broker and always deletes the topics it made.
 func withCLITestCluster(_ body: (CLITestCluster) async throws -> Void) async throws {
     try await withCleanUp(try CLITestCluster(), cleanUp: { await $0.cleanUp() }, body)
+}
+
+/// Runs `body` with librdkafka's mock cluster in this process, and always stops it.
+func withEmbeddedTestCluster(_ body: (CLITestCluster) async throws -> Void) async throws {
+    var logger = Logger(label: "salvo.cli.test.embedded")
+    logger.logLevel = .critical
+    let embedded = try KafkaEmbeddedCluster(logger: logger)
+    try await withCleanUp(try CLITestCluster(embedded: embedded), cleanUp: { await $0.cleanUp() }, body)
 }

@@ -62,13 +62,16 @@ func percentile(_ sorted: [Int64], _ fraction: Double) -> Int64 {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
 }
 
-/// Polls `condition` every 250 ms until it holds or `timeout` passes; returns whether it held.
+/// Polls `condition` every 250 ms (or `every`) until it holds or `timeout` passes; returns
+/// whether it held.
 @discardableResult
-func waitUntil(timeout: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
+func waitUntil(
+    timeout: Duration, every interval: Duration = .milliseconds(250), _ condition: () async throws -> Bool
+) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(250))
+        try await Task.sleep(for: interval)
     }
     return try await condition()
 }

@@ -1,0 +1,135 @@
+import Foundation
+import SalvoMockAPNs
+import SalvoTestSupport
+import Testing
+
+/// The fleet events whose duplicates docs/jobs.md bounds, run with the worker's default settings
+/// (burst, pool, checkpoint cadence, unconfirmed-sends bound) on a stage of the test broker or of
+/// librdkafka's mock cluster. Duplicates are counted from the mock's record of every acceptance:
+/// deterministic apns-ids make a re-send a second acceptance of the same token.
+enum DuplicateShapes {
+    /// What a SIGKILL cost.
+    struct Kill {
+        var acceptedAtKill: Int
+        var duplicates: Int
+    }
+
+    /// Two 12,000-token campaign jobs on one partition at 6,000/s (the app's limit, its burst one
+    /// second's worth); SIGKILL once `fraction` of the first job was accepted, then a second
+    /// worker finishes. Expects nothing lost, none thrice, the second worker's SIGTERM to exit 0.
+    static func killDuringJob(at fraction: Double, on stage: WorkerStage, kafka: [String], seed: UInt64) async throws
+        -> Kill
+    {
+        var fixture = CampaignFixture(seed: seed)
+        fixture.addCampaign(id: "kill", jobs: 2, tokensPerJob: 12_000, app: WorkerStage.app, fate: MockTokenFate())
+        try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
+        let file = try stage.writeWorkerConfiguration(
+            extra: "device_rate_limit: null", kafka: kafka, ratePerSecond: 6_000)
+        let base = try await stage.acceptedByMock()
+        let target = base + Int(12_000 * fraction)
+        let first = try stage.startWorker(file, name: "first")
+        var accepted = base
+        let reached = try await waitUntil(timeout: .seconds(120), every: .milliseconds(10)) {
+            accepted = try await stage.acceptedByMock()
+            return accepted >= target
+        }
+        #expect(reached, "the first worker sent \(Int(fraction * 100)) % of the first job")
+        first.signal(SIGKILL)
+        _ = await first.waitForExit(timeout: .seconds(10))
+
+        let second = try stage.startWorker(file, name: "second")
+        let record = try await stage.waitForDeliveries(of: fixture.expected.delivered, timeout: .seconds(180))
+        let missing = fixture.expected.delivered.filter { record.acceptedCount[$0] == nil }
+        #expect(missing.isEmpty, "\(missing.count) lost")
+        #expect(record.acceptedCount.values.allSatisfy { $0 <= 2 }, "none thrice")
+        second.signal(SIGTERM)
+        #expect(await second.waitForExit(timeout: .seconds(40)) == 0)
+        let duplicates = fixture.expected.delivered.filter { (record.acceptedCount[$0] ?? 0) > 1 }.count
+        return Kill(acceptedAtKill: accepted - base, duplicates: duplicates)
+    }
+
+    /// The bound a SIGKILL's duplicates keep at the defaults: `kafka.max_unconfirmed_sends`
+    /// (the window of 2 × 1,000 streams plus 10 %, 2,200, plus 4 × 250) — under docs/jobs.md's
+    /// 3,500.
+    static let defaultUnconfirmedSends = 2_200 + 4 * 250
+
+    /// 6 partitions, 3 workers in one group: a 60,000-token campaign (30 jobs × 2,000) and 3,000
+    /// per-user jobs at 300/s per worker (so sends queue in the app's rate limiter), each worker
+    /// SIGTERMed and started again in turn, the next once the replacement holds partitions of
+    /// both groups (as a Kubernetes rolling update waits for readiness). Expects nothing lost,
+    /// none thrice, every SIGTERM to exit 0; returns the duplicates and, for each per-user push a
+    /// drain handed back to the per-user topic, how long after its worker exited it was accepted.
+    static func rollingRestart(on stage: WorkerStage, kafka: [String], seed: UInt64) async throws -> (
+        duplicates: Int, expected: Int, handedBack: [Duration]
+    ) {
+        var fixture = CampaignFixture(seed: seed)
+        fixture.addCampaign(id: "rolling", jobs: 30, tokensPerJob: 2_000, app: WorkerStage.app, fate: MockTokenFate())
+        fixture.addPerUser(id: "user", count: 3_000, app: WorkerStage.app, fate: MockTokenFate())
+        try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
+        try await stage.enqueue(fixture.perUserLines, to: stage.priorityTopic)
+        let file = try stage.writeWorkerConfiguration(extra: "device_rate_limit: null", kafka: kafka, ratePerSecond: 300)
+
+        var workers = try (0..<3).map { try stage.startWorker(file, name: "worker-\($0)") }
+        let started = try await waitUntil(timeout: .seconds(90)) { try await stage.acceptedByMock() >= 3_000 }
+        #expect(started, "the fleet is sending")
+        var exits: [(worker: Int, at: Int64)] = []
+        for index in workers.indices {
+            print("rolling restart: SIGTERM to worker \(index) at \(try await stage.acceptedByMock()) accepted")
+            workers[index].signal(SIGTERM)
+            #expect(await workers[index].waitForExit(timeout: .seconds(40)) == 0, "worker \(index) drained, exit 0")
+            exits.append((index, Int64(Date().timeIntervalSince1970 * 1_000)))
+            workers[index] = try stage.startWorker(file, name: "worker-\(index)-restarted")
+            let joined = try await stage.waitUntilAssigned(workers[index], timeout: .seconds(60))
+            #expect(joined, "worker \(index)'s replacement holds partitions of both groups")
+        }
+        let expected = fixture.expected.delivered
+        let record = try await stage.waitForDeliveries(of: expected, timeout: .seconds(300))
+        let missing = expected.filter { record.acceptedCount[$0] == nil }
+        #expect(missing.count == 0, "\(missing.count) lost")
+        #expect(record.acceptedCount.values.allSatisfy { $0 <= 2 }, "none thrice")
+        for worker in workers { worker.signal(SIGTERM) }
+        for worker in workers { #expect(await worker.waitForExit(timeout: .seconds(40)) == 0) }
+
+        // Per-user pushes handed back by a drain: the per-user topic's records with a `retry` member.
+        var handedBack: [Duration] = []
+        for message in try await stage.messages(of: stage.priorityTopic) where message.value.contains(#""retry":{"#) {
+            guard let object = try JSONSerialization.jsonObject(with: Data(message.value.utf8)) as? [String: Any],
+                let tokens = object["tokens"] as? [String], let retry = object["retry"] as? [String: Any],
+                let due = (retry["due_at_ms"] as? NSNumber)?.int64Value
+            else { continue }
+            // The drain that wrote it ended at the first exit after its due time (due = written).
+            guard let exit = exits.first(where: { $0.at >= due - 1_000 }) else { continue }
+            for token in tokens {
+                guard let accepted = record.firstReceivedAt[token] else { continue }
+                handedBack.append(.milliseconds(max(0, accepted - exit.at)))
+            }
+        }
+        let duplicates = record.acceptedCount.values.filter { $0 > 1 }.count
+        return (duplicates, expected.count, handedBack)
+    }
+}
+
+extension WorkerStage {
+    /// Notifications the mock accepted so far (its `/stats`, exact at once, unlike the record file).
+    func acceptedByMock() async throws -> Int {
+        let result = try await ExternalProcess.run(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "http://127.0.0.1:\(mockAdminPort)/stats"],
+            timeout: .seconds(10))
+        guard result.status == 0,
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any],
+            let accepted = (object["accepted"] as? NSNumber)?.intValue
+        else { throw TestFailure("the mock's /stats did not answer: \(result.stderr)") }
+        return accepted
+    }
+
+    /// Waits until `worker` holds partitions of both its consumer groups (its readiness).
+    func waitUntilAssigned(_ worker: BackgroundProcess, timeout: Duration) async throws -> Bool {
+        let address = try await operationsAddress(of: worker)
+        return try await waitUntil(timeout: timeout) {
+            let metrics = try await OperationsPoll.take(address, since: .now).metricsText
+            return [self.groupID, self.groupID + ".priority"].allSatisfy {
+                counterTotal(metrics, "salvo_consumer_assigned_partitions", containing: #"group="\#($0)""#) > 0
+            }
+        }
+    }
+}
