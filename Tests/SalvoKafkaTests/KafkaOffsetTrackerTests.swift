@@ -18,6 +18,21 @@ import Testing
         #expect(tracker.outstandingCount == 0)
     }
 
+    @Test("progress beyond the commit: from the last commit (or the first offset) to the end, with what is still open")
+    func progressBeyondTheCommit() {
+        var tracker = KafkaOffsetTracker()
+        #expect(tracker.progress(for: partition) == nil)
+        for offset in Int64(10)...15 { tracker.track(offset, in: partition) }
+        for offset: Int64 in [10, 11, 13, 15] { tracker.markDone(offset, in: partition) }
+        #expect(tracker.progress(for: partition) == KafkaPartitionProgress(from: 10, to: 16, open: [12, 14]))
+        tracker.didCommit([partition: 12])
+        #expect(tracker.progress(for: partition) == KafkaPartitionProgress(from: 12, to: 16, open: [12, 14]))
+        #expect(tracker.progress(for: partition)?.doneCount == 2)
+        tracker.markDone(12, in: partition)
+        tracker.markDone(14, in: partition)
+        #expect(tracker.progress(for: partition) == KafkaPartitionProgress(from: 12, to: 16, open: []))
+    }
+
     @Test func nothingDoneCommitsNothing() {
         var tracker = KafkaOffsetTracker()
         tracker.track(10, in: partition)

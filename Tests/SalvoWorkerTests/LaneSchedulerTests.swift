@@ -92,6 +92,21 @@ import Testing
         #expect(scheduler.hasCapacity(in: .campaign))
     }
 
+    @Test("a slot put back is the next its lane hands out; a skipped lane hands out nothing; ranges are removed as queued")
+    func putBackAndSkipping() throws {
+        var scheduler = try Scheduler()
+        scheduler.enqueue("job", range: 2..<5, lane: .campaign)
+        scheduler.enqueue("push", notifications: 1, lane: .priority)
+        let next = scheduler.next(skipping: .priority)
+        let slot = try #require(next)
+        #expect(slot.work == "job" && slot.index == 2)
+        scheduler.putBack(slot)
+        #expect(scheduler.queuedNotifications(in: .campaign) == 3)
+        #expect(scheduler.next(skipping: .campaign)?.work == "push")
+        #expect(scheduler.next(skipping: .campaign) == nil, "the priority lane is empty, the campaign lane skipped")
+        #expect(scheduler.removeAll { _ in true }.map(\.undispatched) == [2..<3, 3..<5])
+    }
+
     @Test func revokedWorkIsRemoved() throws {
         var scheduler = try Scheduler()
         scheduler.enqueue("p0-a", notifications: 5, lane: .campaign)
