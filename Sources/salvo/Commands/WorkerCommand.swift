@@ -11,7 +11,8 @@ import UnixSignals
 /// `salvo worker`: consume jobs, send them through the APNs pools, publish feedback, commit.
 ///
 /// Configuration is a YAML file with `SALVO_*` environment overrides (docs/configuration.md).
-/// SIGTERM and SIGINT drain: stop fetching, finish or hand off in-flight work, commit, exit 0.
+/// SIGTERM and SIGINT drain: stop fetching, finish or hand off in-flight work, commit, exit 0 (69
+/// when the final commit still fails at the drain's deadline, naming what the next owner re-sends).
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
