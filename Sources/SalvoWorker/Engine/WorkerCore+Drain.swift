@@ -92,7 +92,7 @@ extension WorkerCore {
     /// Whether the drain's final checkpoints were written and acknowledged (false without a
     /// progress topic): a commit that fails after them costs no re-send of what completed.
     var finalCheckpointsAcknowledged: Bool {
-        checkpoints.topic != nil && checkpointing.drainCheckpointed && !checkpointing.awaitsAnyFinalWrite
+        checkpoints.topic != nil && checkpointing.drainCheckpointsConfirmed
     }
 
     /// After the engine closed the consumers and the publisher: stops the statistics timer.

@@ -26,7 +26,9 @@ struct CheckpointSchedule<Instant: InstantProtocol> where Instant.Duration == Du
     /// Partitions whose final checkpoint was asked for (written, or nothing to write).
     private var finalAsked: Set<SourcePosition.Partition> = []
     /// Whether a drain's final checkpoints were asked for.
-    private(set) var drainCheckpointed = false
+    private var drainCheckpointed = false
+    /// Whether Kafka refused a final checkpoint.
+    private var finalRefused = false
     /// Since when a job waits for a checkpoint's acknowledgement (``onWaiting(now:)``).
     private var waitingSince: Instant?
 
@@ -64,7 +66,10 @@ struct CheckpointSchedule<Instant: InstantProtocol> where Instant.Duration == Du
     /// (the lost one may have been the one the next owner needs).
     mutating func onAnswered(_ sequence: JobLedger.Generation, succeeded: Bool) -> [JobLedger.WrittenJob] {
         guard let (partition, jobs) = unacknowledged.removeValue(forKey: sequence) else { return [] }
-        if finalWrites[partition] == sequence { finalWrites[partition] = nil }
+        if finalWrites[partition] == sequence {
+            finalWrites[partition] = nil
+            if !succeeded { finalRefused = true }
+        }
         guard succeeded else {
             written[partition] = nil
             return []
@@ -91,8 +96,8 @@ struct CheckpointSchedule<Instant: InstantProtocol> where Instant.Duration == Du
         if drain { drainCheckpointed = true }
     }
 
-    /// Whether any final checkpoint still waits for Kafka.
-    var awaitsAnyFinalWrite: Bool { !finalWrites.isEmpty }
+    /// Whether a drain's final checkpoints were written and every one acknowledged.
+    var drainCheckpointsConfirmed: Bool { drainCheckpointed && finalWrites.isEmpty && !finalRefused }
 
     /// Whether a final checkpoint of any of `partitions` still waits for Kafka.
     func awaitsFinalWrite(in partitions: Set<SourcePosition.Partition>) -> Bool {

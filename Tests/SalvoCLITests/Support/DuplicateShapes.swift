@@ -104,6 +104,8 @@ enum DuplicateShapes {
                 handedBack.append(.milliseconds(max(0, accepted - exit.at)))
             }
         }
+        let perUserInRetryTopic = try await stage.messages(of: stage.retryTopic).filter { $0.key.hasPrefix("user-") }
+        #expect(perUserInRetryTopic.isEmpty, "per-user work is handed back to the per-user topic, not behind campaigns")
         let duplicates = record.acceptedCount.values.filter { $0 > 1 }.count
         return (duplicates, expected.count, handedBack)
     }
