@@ -33,7 +33,8 @@ struct FleetOnMockClusterTests {
         "rolling restart of 3 workers at the defaults with cooperative-sticky, 300/s per worker: 0 lost, duplicates at most 1 %, every SIGTERM exits 0"
     )
     func rollingRestart() async throws {
-        try await withWorkerStage(scenarioYAML: "name: mock-cluster-rolling\n", partitions: 6, embedded: true) { stage in
+        try await withWorkerStage(scenarioYAML: "name: mock-cluster-rolling\n", partitions: 6, embedded: true) {
+            stage in
             let run = try await DuplicateShapes.rollingRestart(on: stage, kafka: Self.cooperative, seed: 283)
             let slowest = run.handedBack.max() ?? .zero
             print(
@@ -61,7 +62,9 @@ struct FleetOnMockClusterTests {
             let status = await first.waitForExit(timeout: .seconds(40))
             let output = first.stdout + first.stderr
             #expect(status == 69, "exit status \(String(describing: status))")
-            #expect(output.contains("final offset commit failed"), "the exit names the failed commit: \(output.suffix(2_000))")
+            #expect(
+                output.contains("final offset commit failed"),
+                "the exit names the failed commit: \(output.suffix(2_000))")
             #expect(output.contains("sends none of them"), "and what the next owner sends again")
             await embedded.stopFailing(.offsetCommit)
 

@@ -92,7 +92,9 @@ import Testing
         #expect(scheduler.hasCapacity(in: .campaign))
     }
 
-    @Test("a slot put back is the next its lane hands out; a skipped lane hands out nothing; ranges are removed as queued")
+    @Test(
+        "a slot put back is the next its lane hands out; a skipped lane hands out nothing; ranges are removed as queued"
+    )
     func putBackAndSkipping() throws {
         var scheduler = try Scheduler()
         scheduler.enqueue("job", range: 2..<5, lane: .campaign)

@@ -117,7 +117,8 @@ extension WorkerCore {
         guard decision == nil else {
             var overflow: [PushNotification] = []
             for range in opened.undone ?? [0..<job.notificationCount]
-            where !campaigns.park(PausedJob(unit: unit, range: range), campaignID: job.campaignID ?? "", now: clock.now) {
+            where !campaigns.park(PausedJob(unit: unit, range: range), campaignID: job.campaignID ?? "", now: clock.now)
+            {
                 overflow += unit.notifications(in: range)
             }
             armTimer()

@@ -44,7 +44,8 @@ extension WorkerCore {
             // Per-user work goes back to the per-user topic, so it returns through the per-user
             // lane instead of waiting behind campaigns in the retry topic.
             let topic =
-                job.source.topic == configuration.topics.priority ? configuration.topics.priority : configuration.topics.retry
+                job.source.topic == configuration.topics.priority
+                ? configuration.topics.priority : configuration.topics.retry
             publish(
                 PendingRecord(
                     kind: .retry, topic: topic, record: record.record(), source: job.source,

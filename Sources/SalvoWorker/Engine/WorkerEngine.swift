@@ -279,7 +279,9 @@ public final class WorkerEngine: Service, Sendable {
             self?.liveness.withLock { $0.beat(at: now) }
         }
         var checkpoints = checkpoints
-        checkpoints.offsets = { partitions in Self.offsets(of: partitions, consumers: consumers, priorityTopic: priorityTopic) }
+        checkpoints.offsets = { partitions in
+            Self.offsets(of: partitions, consumers: consumers, priorityTopic: priorityTopic)
+        }
         let (configuration, loop, logger) = (self.configuration, self.eventLoop, self.logger)
         return try await loop.submit {
             let core = try WorkerCore(

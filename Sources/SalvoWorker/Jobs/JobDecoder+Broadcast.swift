@@ -28,7 +28,8 @@ extension JobDecoder {
                     guard let attempt = retry.attempt, let dueAt = retry.dueAtMilliseconds else {
                         throw JobRejection(.invalidRetry, "a retry record needs retry.attempt and retry.due_at_ms")
                     }
-                    return .retry(RetryJob(job: job, attempt: attempt, dueAt: UTCTimestamp(millisecondsSince1970: dueAt)))
+                    return .retry(
+                        RetryJob(job: job, attempt: attempt, dueAt: UTCTimestamp(millisecondsSince1970: dueAt)))
                 }
                 return .push(try self.assemble(&fields, message: message))
             } catch {

@@ -52,7 +52,7 @@ package struct JobLedger: Sendable {
         package var notifications: Int
         /// Notifications the job opened with.
         package var total: Int
-        /// The done prefix of a job of several tokens (nil for one token: nothing to resume).
+        /// The done notifications of a job of several tokens (nil for one token: nothing to resume).
         package var progress: TokenProgress?
         package var recordsEnqueued: Int
         package var recordsAcknowledged: Int
@@ -244,10 +244,13 @@ package struct JobLedger: Sendable {
             openJobs.sorted { $0.offset < $1.offset }.compactMap { job -> WrittenJob? in
                 var written: WrittenJob?
                 jobs.update(Self.slot(of: job.generation)) { outstanding in
-                    guard let done = outstanding.progress?.onWritten(), let progress = outstanding.progress else { return }
+                    guard let done = outstanding.progress?.onWritten(), let progress = outstanding.progress else {
+                        return
+                    }
                     written = WrittenJob(
                         generation: job.generation,
-                        checkpoint: JobCheckpoint(offset: job.offset, jobID: progress.jobID, done: progress.doneRanges()),
+                        checkpoint: JobCheckpoint(
+                            offset: job.offset, jobID: progress.jobID, done: progress.doneRanges()),
                         done: done)
                 }
                 return written

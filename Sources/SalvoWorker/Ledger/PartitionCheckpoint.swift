@@ -142,7 +142,8 @@ package struct PartitionCheckpoint: Sendable, Hashable {
         guard let object = try? CampaignRecordJSON.object(value, what: what),
             let version = try? CampaignRecordJSON.version(object, what: what),
             let topic = try? CampaignRecordJSON.string(object, "topic", what: what),
-            let partition = (try? CampaignRecordJSON.integer(object, "partition", what: what)).flatMap(Int32.init(exactly:)),
+            let partition = (try? CampaignRecordJSON.integer(object, "partition", what: what)).flatMap(
+                Int32.init(exactly:)),
             keyText == "\(group)|\(topic)|\(partition)"
         else { return nil }
         if version == 1 { return decodeVersion1(object, topic: topic, partition: partition) }

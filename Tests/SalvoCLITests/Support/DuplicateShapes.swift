@@ -17,7 +17,9 @@ enum DuplicateShapes {
     /// Two 12,000-token campaign jobs on one partition at 6,000/s (the app's limit, its burst one
     /// second's worth); SIGKILL once `fraction` of the first job was accepted, then a second
     /// worker finishes. Expects nothing lost, none thrice, the second worker's SIGTERM to exit 0.
-    static func killDuringJob(at fraction: Double, on stage: WorkerStage, kafka: [String], seed: UInt64) async throws
+    static func killDuringJob(
+        at fraction: Double, on stage: WorkerStage, kafka: [String], seed: UInt64
+    ) async throws
         -> Kill
     {
         var fixture = CampaignFixture(seed: seed)
@@ -59,7 +61,9 @@ enum DuplicateShapes {
     /// both groups (as a Kubernetes rolling update waits for readiness). Expects nothing lost,
     /// none thrice, every SIGTERM to exit 0; returns the duplicates and, for each per-user push a
     /// drain handed back to the per-user topic, how long after its worker exited it was accepted.
-    static func rollingRestart(on stage: WorkerStage, kafka: [String], seed: UInt64) async throws -> (
+    static func rollingRestart(
+        on stage: WorkerStage, kafka: [String], seed: UInt64
+    ) async throws -> (
         duplicates: Int, expected: Int, handedBack: [Duration]
     ) {
         var fixture = CampaignFixture(seed: seed)
@@ -67,7 +71,8 @@ enum DuplicateShapes {
         fixture.addPerUser(id: "user", count: 3_000, app: WorkerStage.app, fate: MockTokenFate())
         try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
         try await stage.enqueue(fixture.perUserLines, to: stage.priorityTopic)
-        let file = try stage.writeWorkerConfiguration(extra: "device_rate_limit: null", kafka: kafka, ratePerSecond: 300)
+        let file = try stage.writeWorkerConfiguration(
+            extra: "device_rate_limit: null", kafka: kafka, ratePerSecond: 300)
 
         var workers = try (0..<3).map { try stage.startWorker(file, name: "worker-\($0)") }
         let started = try await waitUntil(timeout: .seconds(90)) { try await stage.acceptedByMock() >= 3_000 }

@@ -48,7 +48,9 @@ final class WorkerStage: Sendable {
         let prefix = cluster.uniqueName("e2e")
         self.prefix = prefix
         groupID = "\(prefix)-workers"
-        let names = ["jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes", "control", "campaigns", "progress"]
+        let names = [
+            "jobs", "jobs.priority", "feedback", "retry", "dlq", "outcomes", "control", "campaigns", "progress",
+        ]
         cluster.adopt(names.map { "\(prefix).\($0)" })
         if let embedded = cluster.embedded {
             // The mock cluster has no CreateTopics (nor compaction, which the workers warn about).

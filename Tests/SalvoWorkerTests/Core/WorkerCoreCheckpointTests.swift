@@ -37,14 +37,18 @@ struct WorkerCoreCheckpointTests {
         checkpoints(in: records).map { $0.jobs.first?.done ?? [] }
     }
 
-    static func partition(_ offsets: PartitionCheckpoint.Offsets? = nil, jobs: [JobCheckpoint] = [], written: Int64 = 0)
+    static func partition(
+        _ offsets: PartitionCheckpoint.Offsets? = nil, jobs: [JobCheckpoint] = [], written: Int64 = 0
+    )
         -> PartitionCheckpoint
     {
         PartitionCheckpoint(
             topic: CoreHarness.topics.jobs, partition: 0, offsets: offsets, jobs: jobs, writtenAtMilliseconds: written)
     }
 
-    @Test("the done notifications of a partly sent job are written once per checkpoint interval, and only when they moved")
+    @Test(
+        "the done notifications of a partly sent job are written once per checkpoint interval, and only when they moved"
+    )
     func doneIsWritten() throws {
         let harness = try Self.harness()
         harness.consume([CoreHarness.campaign("c1", tokens: 0..<200)])
@@ -93,7 +97,8 @@ struct WorkerCoreCheckpointTests {
         return checkpoints(in: harness.acknowledgeRecords()).compactMap { $0.jobs.first?.doneCount }
     }
 
-    @Test("a job's checkpoint is written as soon as it finished kafka.checkpoint_notifications more, before the interval")
+    @Test(
+        "a job's checkpoint is written as soon as it finished kafka.checkpoint_notifications more, before the interval")
     func countTriggersACheckpoint() throws {
         let harness = try Self.harness(streams: 100, configure: { $0.checkpointNotifications = 50 })
         harness.consume([CoreHarness.campaign("c1", tokens: 0..<500)])
@@ -104,7 +109,9 @@ struct WorkerCoreCheckpointTests {
             "164 answered: one write per 50, without the timer")
     }
 
-    @Test("a notification not yet answered or whose record is not yet acknowledged is left out; the ones after it are recorded")
+    @Test(
+        "a notification not yet answered or whose record is not yet acknowledged is left out; the ones after it are recorded"
+    )
     func stragglersDoNotHoldTheRestBack() throws {
         let harness = try Self.harness()
         harness.consume([CoreHarness.campaign("c1", tokens: 0..<200)])
@@ -226,11 +233,13 @@ struct WorkerCoreCheckpointTests {
         #expect(PartitionCheckpoint.decode(key: record.key, value: record.value, group: "other") == nil)
         #expect(PartitionCheckpoint.decode(key: record.key, value: nil, group: "g") == nil, "a tombstone")
         #expect(PartitionCheckpoint.decode(key: record.key, value: Array("{}".utf8), group: "g") == nil)
-        let misfiled = PartitionCheckpoint(topic: "salvo.jobs", partition: 4, writtenAtMilliseconds: 1).record(group: "g")
+        let misfiled = PartitionCheckpoint(topic: "salvo.jobs", partition: 4, writtenAtMilliseconds: 1).record(
+            group: "g")
         #expect(
             PartitionCheckpoint.decode(key: record.key, value: misfiled.value, group: "g") == nil,
             "a value filed under another partition's key")
-        let overlapping = #"{"version":2,"topic":"salvo.jobs","partition":3,"written_at_ms":1,"jobs":[{"offset":1,"job_id":"x","done":[[0,5],[4,6]]}]}"#
+        let overlapping =
+            #"{"version":2,"topic":"salvo.jobs","partition":3,"written_at_ms":1,"jobs":[{"offset":1,"job_id":"x","done":[[0,5],[4,6]]}]}"#
         #expect(PartitionCheckpoint.decode(key: record.key, value: Array(overlapping.utf8), group: "g") == nil)
 
         let version1 = #"{"version":1,"topic":"salvo.jobs","partition":3,"offset":42,"job_id":"spring-1","done":7}"#

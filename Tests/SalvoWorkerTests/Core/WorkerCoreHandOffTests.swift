@@ -14,7 +14,9 @@ struct WorkerCoreHandOffTests {
     static let jobs = SourcePosition.Partition(topic: CoreHarness.topics.jobs, partition: 0)
     static let perUser = SourcePosition.Partition(topic: CoreHarness.topics.priority, partition: 0)
 
-    @Test("a revoke writes its partitions' final checkpoint once the work settled, and finishes once Kafka acknowledged it")
+    @Test(
+        "a revoke writes its partitions' final checkpoint once the work settled, and finishes once Kafka acknowledged it"
+    )
     func revokeWaitsForTheFinalCheckpoint() throws {
         let offsets = PartitionCheckpoint.Offsets(from: 0, to: 2, open: [1])
         var access = CheckpointAccess(lookup: { _ in nil }, topic: "salvo.progress", group: { _ in "g" })
@@ -58,7 +60,9 @@ struct WorkerCoreHandOffTests {
         }
     }
 
-    @Test("a per-user hand-off read back from the per-user topic is sent through the per-user lane, continuing its attempts")
+    @Test(
+        "a per-user hand-off read back from the per-user topic is sent through the per-user lane, continuing its attempts"
+    )
     func perUserHandOffIsReadBack() throws {
         let harness = try CoreHarness(streams: 100)
         let handedOff =
