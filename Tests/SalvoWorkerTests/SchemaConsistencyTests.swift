@@ -1,5 +1,6 @@
 import Foundation
 import SalvoAPNs
+import SalvoKafka
 import Testing
 
 @testable import SalvoWorker

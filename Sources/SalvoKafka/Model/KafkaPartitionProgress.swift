@@ -18,4 +18,16 @@ public struct KafkaPartitionProgress: Hashable, Sendable {
 
     /// Offsets in `from..<to` that are done.
     public var doneCount: Int64 { to - from - Int64(open.count) }
+
+    /// Whether `offset` is in `from..<to` and not open.
+    public func isDone(_ offset: Int64) -> Bool {
+        guard offset >= from, offset < to else { return false }
+        var low = open.startIndex
+        var high = open.endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if open[middle] < offset { low = middle + 1 } else { high = middle }
+        }
+        return low == open.endIndex || open[low] != offset
+    }
 }

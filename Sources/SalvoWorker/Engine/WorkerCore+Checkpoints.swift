@@ -1,4 +1,5 @@
 import Metrics
+import SalvoKafka
 import SalvoPrimitives
 
 /// Partition checkpoints (``PartitionCheckpoint``): which offsets beyond the commit are complete,
@@ -44,7 +45,7 @@ extension WorkerCore {
         for partition in Set(jobs.keys).union(offsets.keys) {
             let written = jobs[partition] ?? []
             // Offsets matter only when some are complete beyond the commit.
-            let complete = offsets[partition].flatMap { $0.completeCount > 0 ? $0 : nil }
+            let complete = offsets[partition].flatMap { $0.doneCount > 0 ? $0 : nil }
             guard complete != nil || !written.isEmpty else { continue }
             let checkpoint = PartitionCheckpoint(
                 topic: partition.topic, partition: partition.partition, offsets: complete,

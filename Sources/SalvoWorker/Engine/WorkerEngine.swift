@@ -310,8 +310,7 @@ public final class WorkerEngine: Service, Sendable {
         var found: [SourcePosition.Partition: PartitionCheckpoint.Offsets] = [:]
         for (consumer, selected) in asked where selected?.isEmpty != true {
             for (partition, progress) in consumer.progress(of: selected) {
-                found[SourcePosition.Partition(topic: partition.topic, partition: partition.partition)] =
-                    PartitionCheckpoint.Offsets(from: progress.from, to: progress.to, open: progress.open)
+                found[SourcePosition.Partition(topic: partition.topic, partition: partition.partition)] = progress
             }
         }
         return found

@@ -1,4 +1,5 @@
 import SalvoAPNs
+import SalvoKafka
 import SalvoPrimitives
 
 /// How far a worker got with one partition: which offsets above the committed one are complete,
@@ -19,34 +20,9 @@ import SalvoPrimitives
 package struct PartitionCheckpoint: Sendable, Hashable {
     package static let schemaVersion = 2
 
-    /// The offsets a worker had read from a partition: all of `from..<to` except `open` are complete.
-    package struct Offsets: Sendable, Hashable {
-        package var from: Int64
-        package var to: Int64
-        /// Ascending.
-        package var open: [Int64]
-
-        package init(from: Int64, to: Int64, open: [Int64]) {
-            self.from = from
-            self.to = to
-            self.open = open
-        }
-
-        /// Whether `offset` is complete according to these offsets.
-        package func completes(_ offset: Int64) -> Bool {
-            guard offset >= from, offset < to else { return false }
-            var low = open.startIndex
-            var high = open.endIndex
-            while low < high {
-                let middle = (low + high) / 2
-                if open[middle] < offset { low = middle + 1 } else { high = middle }
-            }
-            return low == open.endIndex || open[low] != offset
-        }
-
-        /// How many offsets these record as complete.
-        package var completeCount: Int64 { to - from - Int64(open.count) }
-    }
+    /// The offsets a worker had read from a partition: all of `from..<to` except `open` are
+    /// complete (its consumer's ``KafkaPartitionProgress``).
+    package typealias Offsets = KafkaPartitionProgress
 
     package var topic: String
     package var partition: Int32
@@ -82,7 +58,7 @@ package struct PartitionCheckpoint: Sendable, Hashable {
         guard let offsets, let timestampMilliseconds, timestampMilliseconds <= writtenAtMilliseconds else {
             return false
         }
-        return offsets.completes(offset)
+        return offsets.isDone(offset)
     }
 
     /// The checkpoint of the job at `offset` with id `jobID`, if this records one.
