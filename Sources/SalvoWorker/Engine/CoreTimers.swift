@@ -12,4 +12,7 @@ struct CoreTimers<Instant> {
     var statistics: Scheduled<Void>?
     var revokeCheck: Scheduled<Void>?
     var drainDeadline: Scheduled<Void>?
+    /// A pump once the app's rate limit has room for the campaign lane again
+    /// (``WorkerCore/campaignBookingHorizon``).
+    var limiterWake: Scheduled<Void>?
 }

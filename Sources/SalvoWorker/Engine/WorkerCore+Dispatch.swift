@@ -1,6 +1,7 @@
 import DequeModule
 import NIOCore
 import SalvoAPNs
+import SalvoPrimitives
 
 extension WorkerCore {
     /// Pumps once per event-loop turn however many outcomes or records arrived in it, so each
@@ -105,8 +106,18 @@ extension WorkerCore {
                 guard run.allowance > 0 else {
                     // Its lane waits until a checkpoint naming more of this job done is acknowledged.
                     scheduler.putBack(slot)
-                    waitingLane = slot.lane
                     waitForCheckpoint(of: slot.work)
+                    guard waitingLane == nil else { break }
+                    waitingLane = slot.lane
+                    continue
+                }
+                if limitsSends, slot.lane == .campaign, let wait = campaignWaitsForLimiter(slot.work, now: now) {
+                    // Kept in its lane rather than booked far ahead in the app's limiter, where a
+                    // per-user push would queue behind it.
+                    scheduler.putBack(slot)
+                    wakeForLimiter(in: wait)
+                    guard waitingLane == nil else { break }
+                    waitingLane = slot.lane
                     continue
                 }
                 run.onTaken()
@@ -169,6 +180,29 @@ extension WorkerCore {
         }
         resumeLaneWaiters()
         checkDrainProgress()
+    }
+
+    /// How far ahead a campaign send may be booked in its app's rate limit. A send booked later
+    /// stays in its lane: per-user pushes booked after it would wait behind it, and a revoke or
+    /// drain would hand it off.
+    static var campaignBookingHorizon: Duration { .milliseconds(100) }
+
+    /// How long the campaign lane should wait before `unit`'s app's limit takes a send within the
+    /// booking horizon; nil when it does now.
+    private func campaignWaitsForLimiter(_ unit: DispatchUnit, now: C.Instant) -> Duration? {
+        let delay = limits.appDelay(app: unit.job.app, now: now)
+        return delay > Self.campaignBookingHorizon ? delay - Self.campaignBookingHorizon : nil
+    }
+
+    /// Pumps again once the campaign lane's app limit has room (one timer at a time).
+    private func wakeForLimiter(in delay: Duration) {
+        guard timers.limiterWake == nil else { return }
+        timers.limiterWake = eventLoop.assumeIsolated().scheduleTask(
+            in: .nanoseconds(max(1_000_000, delay.nanoseconds))
+        ) {
+            self.timers.limiterWake = nil
+            self.schedulePump()
+        }
     }
 
     /// Reserves a send with the app's and the device token's limits; a send over either waits in

@@ -85,6 +85,8 @@ extension WorkerCore {
         timers.drainDeadline = nil
         timers.due?.cancel()
         timers.due = nil
+        timers.limiterWake?.cancel()
+        timers.limiterWake = nil
         publishStatistics()
         promise?.succeed()
     }

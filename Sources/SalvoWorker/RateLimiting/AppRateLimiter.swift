@@ -32,6 +32,12 @@ package struct AppRateLimiter<C: Clock>: Sendable where C.Duration == Duration {
         self.configuration = configuration
     }
 
+    /// How long a send for `app` at `now` would wait, without reserving it.
+    package func delay(app: String, now: C.Instant) -> Duration {
+        guard app != lastUnlimitedApp, let bucket = buckets[app] else { return .zero }
+        return bucket.delay(now: now)
+    }
+
     /// Reserves one send for `app` at `now`; returns how long it must wait.
     package mutating func reserve(app: String, now: C.Instant) -> Duration {
         if app == lastUnlimitedApp { return .zero }

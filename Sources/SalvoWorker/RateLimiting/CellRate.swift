@@ -14,6 +14,11 @@ enum CellRate {
         return max(start &- limit.toleranceNanoseconds &- now, 0)
     }
 
+    /// How long a send at `now` would wait, without reserving it.
+    static func delay(_ arrival: Int64, now: Int64, limit: RateLimit) -> Int64 {
+        max(max(arrival, now) &- limit.toleranceNanoseconds &- now, 0)
+    }
+
     /// Makes the key's next send wait until at least `until`.
     static func block(_ arrival: inout Int64, until: Int64, limit: RateLimit) {
         arrival = max(arrival, until &+ limit.toleranceNanoseconds)

@@ -26,6 +26,11 @@ struct SendLimits<C: Clock> where C.Duration == Duration {
         self.apply = limitsDevices || configuration.apps.values.contains { $0.rateLimit != nil }
     }
 
+    /// How long a send of `app` would wait for the app's limit now, without reserving it.
+    func appDelay(app: String, now: C.Instant) -> Duration {
+        apps.delay(app: app, now: now)
+    }
+
     /// Reserves a send of `app` to `token` with both limits. Returns how long it must wait, and
     /// whether the app's limit is the longer wait; nil when it may go now.
     mutating func onSend(app: String, token: DeviceToken, now: C.Instant) -> (delay: Duration, byApp: Bool)? {

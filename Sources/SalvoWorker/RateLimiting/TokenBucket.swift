@@ -12,6 +12,11 @@ package struct TokenBucket<C: Clock>: Sendable where C.Duration == Duration {
         self.epoch = now
     }
 
+    /// How long a send at `now` would wait, without reserving it.
+    package func delay(now: C.Instant) -> Duration {
+        .nanoseconds(CellRate.delay(arrival, now: epoch.duration(to: now).nanoseconds, limit: limit))
+    }
+
     /// Reserves one send at `now`; returns the delay before it may go.
     package mutating func reserve(now: C.Instant) -> Duration {
         .nanoseconds(CellRate.reserve(&arrival, now: epoch.duration(to: now).nanoseconds, limit: limit))

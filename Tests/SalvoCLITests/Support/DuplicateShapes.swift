@@ -60,7 +60,8 @@ enum DuplicateShapes {
     /// SIGTERMed and started again in turn, the next once the replacement holds partitions of
     /// both groups (as a Kubernetes rolling update waits for readiness). Expects nothing lost,
     /// none thrice, every SIGTERM to exit 0; returns the duplicates and, for each per-user push a
-    /// drain handed back to the per-user topic, how long after its worker exited it was accepted.
+    /// drain handed back to the per-user topic, how long after its partition's next assignment it
+    /// was accepted (ascending).
     static func rollingRestart(
         on stage: WorkerStage, kafka: [String], seed: UInt64
     ) async throws -> (
@@ -71,19 +72,20 @@ enum DuplicateShapes {
         fixture.addPerUser(id: "user", count: 3_000, app: WorkerStage.app, fate: MockTokenFate())
         try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
         try await stage.enqueue(fixture.perUserLines, to: stage.priorityTopic)
+        // JSON logs at info: each "partitions assigned" line carries a millisecond timestamp.
         let file = try stage.writeWorkerConfiguration(
-            extra: "device_rate_limit: null", kafka: kafka, ratePerSecond: 300)
+            logLevel: "info", extra: "device_rate_limit: null\nlog_format: json", kafka: kafka, ratePerSecond: 300)
 
         var workers = try (0..<3).map { try stage.startWorker(file, name: "worker-\($0)") }
+        var everyWorker = workers
         let started = try await waitUntil(timeout: .seconds(90)) { try await stage.acceptedByMock() >= 3_000 }
         #expect(started, "the fleet is sending")
-        var exits: [(worker: Int, at: Int64)] = []
         for index in workers.indices {
             print("rolling restart: SIGTERM to worker \(index) at \(try await stage.acceptedByMock()) accepted")
             workers[index].signal(SIGTERM)
             #expect(await workers[index].waitForExit(timeout: .seconds(40)) == 0, "worker \(index) drained, exit 0")
-            exits.append((index, Int64(Date().timeIntervalSince1970 * 1_000)))
             workers[index] = try stage.startWorker(file, name: "worker-\(index)-restarted")
+            everyWorker.append(workers[index])
             let joined = try await stage.waitUntilAssigned(workers[index], timeout: .seconds(60))
             #expect(joined, "worker \(index)'s replacement holds partitions of both groups")
         }
@@ -95,24 +97,56 @@ enum DuplicateShapes {
         for worker in workers { worker.signal(SIGTERM) }
         for worker in workers { #expect(await worker.waitForExit(timeout: .seconds(40)) == 0) }
 
-        // Per-user pushes handed back by a drain: the per-user topic's records with a `retry` member.
+        // Per-user pushes handed back by a drain: the per-user topic's records with a `retry` member,
+        // due when written. How long after the next assignment of their partition each was accepted.
+        let assignments = everyWorker.flatMap { assignedAt(in: $0.stderr) }
         var handedBack: [Duration] = []
-        for message in try await stage.messages(of: stage.priorityTopic) where message.value.contains(#""retry":{"#) {
-            guard let object = try JSONSerialization.jsonObject(with: Data(message.value.utf8)) as? [String: Any],
+        let result = try await stage.cluster.read(stage.priorityTopic, format: "%p\t%s\n")
+        for line in result.stdoutText.split(separator: "\n") where line.contains(#""retry":{"#) {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2,
+                let object = try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any],
                 let tokens = object["tokens"] as? [String], let retry = object["retry"] as? [String: Any],
                 let due = (retry["due_at_ms"] as? NSNumber)?.int64Value
             else { continue }
-            // The drain that wrote it ended at the first exit after its due time (due = written).
-            guard let exit = exits.first(where: { $0.at >= due - 1_000 }) else { continue }
+            let partition = "\(stage.priorityTopic)[\(parts[0])]"
+            guard
+                let assigned = assignments.filter({ $0.at >= due && $0.partitions.contains(partition) }).map({ $0.at })
+                    .min()
+            else { continue }
             for token in tokens {
-                guard let accepted = record.firstReceivedAt[token] else { continue }
-                handedBack.append(.milliseconds(max(0, accepted - exit.at)))
+                guard let accepted = record.firstReceivedAt[token], accepted >= due else { continue }
+                handedBack.append(.milliseconds(max(0, accepted - assigned)))
             }
         }
+        handedBack.sort()
         let perUserInRetryTopic = try await stage.messages(of: stage.retryTopic).filter { $0.key.hasPrefix("user-") }
         #expect(perUserInRetryTopic.isEmpty, "per-user work is handed back to the per-user topic, not behind campaigns")
         let duplicates = record.acceptedCount.values.filter { $0 > 1 }.count
         return (duplicates, expected.count, handedBack)
+    }
+}
+
+extension DuplicateShapes {
+    /// The "partitions assigned" lines of a worker's JSON log: when (UNIX milliseconds) and which.
+    static func assignedAt(in log: String) -> [(at: Int64, partitions: String)] {
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return log.split(separator: "\n").compactMap { line in
+            guard line.contains(#""msg":"partitions assigned""#),
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let stamp = object["ts"] as? String, let date = format.date(from: stamp),
+                let partitions = object["partitions"] as? String
+            else { return nil }
+            return (Int64(date.timeIntervalSince1970 * 1_000), partitions)
+        }
+    }
+
+    /// p50, p90 and the largest of ascending durations, for a test's line.
+    static func percentiles(_ sorted: [Duration]) -> String {
+        guard !sorted.isEmpty else { return "(none)" }
+        let at = { (fraction: Double) in sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] }
+        return "p50 \(at(0.5)), p90 \(at(0.9)), max \(sorted[sorted.count - 1])"
     }
 }
 

@@ -73,3 +73,24 @@ struct WorkerCoreHandOffTests {
         #expect(harness.committed.map(\.topic) == [CoreHarness.topics.priority])
     }
 }
+
+/// The app's rate limit books campaign sends at most ``WorkerCore/campaignBookingHorizon`` ahead:
+/// the rest wait in their lane, so a per-user push is not queued behind them.
+@Suite("WorkerCore: the app limit's booking horizon")
+struct WorkerCoreBookingHorizonTests {
+    @Test("a campaign books at most 100 ms of its app's limit ahead; a per-user push then goes next")
+    func campaignsBookLittleAhead() throws {
+        let harness = try CoreHarness(streams: 1_000) {
+            $0.apps["news"]?.rateLimit = RateLimit(perSecond: 100, burst: 10)
+        }
+        harness.consume([CoreHarness.campaign("c1", tokens: 0..<1_000)])
+        #expect(harness.pool.unanswered.count == 10, "the burst")
+        #expect(harness.statistics.delayed <= 11, "100 ms of 100/s booked ahead, not the window's 1,100")
+        harness.consume([CoreHarness.campaign("u1", tokens: 5_000..<5_001)], topic: CoreHarness.topics.priority)
+        harness.advance(by: .milliseconds(250))
+        let sent = harness.pool.unanswered.map(\.request.token.hex)
+        #expect(sent.contains(Fixtures.tokenHex(5_000)), "the per-user push went within 250 ms")
+        for _ in 0..<100 { harness.advance(by: .milliseconds(10)) }
+        #expect(harness.pool.unanswered.count > 100, "the campaign goes on at the limit's rate")
+    }
+}
