@@ -41,6 +41,9 @@ struct FleetOnMockClusterTests {
                 "rolling restart (mock cluster, cooperative-sticky): \(run.duplicates) duplicates of \(run.expected); \(run.handedBack.count) per-user pushes handed back, accepted after their partition's next assignment in \(latency)"
             )
             #expect(run.duplicates <= run.expected / 100, "\(run.duplicates) duplicates: more than 1 %")
+            #expect(
+                run.handedBack.allSatisfy { $0 <= .seconds(2) },
+                "per-user work handed back is sent within 2 s of its partition's next assignment")
         }
     }
 
