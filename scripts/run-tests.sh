@@ -23,11 +23,20 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
 # SwiftPM locks the build folder for a whole `swift test`; both runs only read it (--skip-build).
+# Two runs opening the build database at the same moment can fail to attach it ("unable to attach
+# DB") before any test starts: that run is started again (up to 3 tries).
 run_stream() {
   local name=$1
   shift
-  scripts/with-broker.sh "$SWIFT" test --skip-build --ignore-lock --no-parallel "$@" 2>&1 | tee "$logs/$name.log" | sed -u "s/^/[$name] /"
-  return "${PIPESTATUS[0]}"
+  local status
+  for try in 1 2 3; do
+    scripts/with-broker.sh "$SWIFT" test --skip-build --ignore-lock --no-parallel "$@" 2>&1 | tee "$logs/$name.log" | sed -u "s/^/[$name] /"
+    status=${PIPESTATUS[0]}
+    [ "$status" -ne 0 ] && grep -q "unable to attach DB" "$logs/$name.log" || return "$status"
+    echo "[$name] the build database could not be attached; starting the stream again (try $((try + 1)))"
+    sleep $((try * 3))
+  done
+  return "$status"
 }
 
 started=$(date +%s)
