@@ -56,12 +56,14 @@ enum DuplicateShapes {
     static let defaultUnconfirmedSends = 2_200 + 4 * 250
 
     /// 6 partitions, 3 workers in one group: a 60,000-token campaign (30 jobs × 2,000) and 3,000
-    /// per-user jobs at 300/s per worker (so sends queue in the app's rate limiter), each worker
+    /// per-user jobs arriving over 30 s, at 300/s per worker (so the campaign queues for the app's
+    /// rate limit), each worker
     /// SIGTERMed and started again in turn, the next once the replacement holds partitions of
     /// both groups (as a Kubernetes rolling update waits for readiness). Expects nothing lost,
-    /// none thrice, every SIGTERM to exit 0; returns the duplicates and, for each per-user push a
-    /// drain handed back to the per-user topic, how long after its partition's next assignment it
-    /// was accepted (ascending).
+    /// none thrice, every SIGTERM to exit 0. APNs answers 503 for the 2 s around the second
+    /// SIGTERM, so that drain has retries and parked work to hand off. Returns the duplicates and,
+    /// for each per-user push a drain handed back to the per-user topic, how long after its
+    /// partition's next assignment (or its retry's due time, if later) it was accepted (ascending).
     static func rollingRestart(
         on stage: WorkerStage, kafka: [String], seed: UInt64
     ) async throws -> (
@@ -71,7 +73,16 @@ enum DuplicateShapes {
         fixture.addCampaign(id: "rolling", jobs: 30, tokensPerJob: 2_000, app: WorkerStage.app, fate: MockTokenFate())
         fixture.addPerUser(id: "user", count: 3_000, app: WorkerStage.app, fate: MockTokenFate())
         try await stage.enqueue(fixture.campaignLines, to: stage.jobsTopic)
-        try await stage.enqueue(fixture.perUserLines, to: stage.priorityTopic)
+        // Per-user pushes arrive as a service publishes them, 100 a second for 30 s (the campaign is
+        // the backlog), so the per-user lane keeps up and what a drain hands back is what it held.
+        let perUserLines = fixture.perUserLines
+        let perUser = Task {
+            for chunk in stride(from: 0, to: perUserLines.count, by: 100) {
+                try await stage.enqueue(
+                    Array(perUserLines[chunk..<min(chunk + 100, perUserLines.count)]), to: stage.priorityTopic)
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
         // JSON logs at info: each "partitions assigned" line carries a millisecond timestamp.
         let file = try stage.writeWorkerConfiguration(
             logLevel: "info", extra: "device_rate_limit: null\nlog_format: json", kafka: kafka, ratePerSecond: 300)
@@ -81,6 +92,15 @@ enum DuplicateShapes {
         let started = try await waitUntil(timeout: .seconds(90)) { try await stage.acceptedByMock() >= 3_000 }
         #expect(started, "the fleet is sending")
         for index in workers.indices {
+            if index == 1 {
+                // APNs answers 503 for 2 s before this SIGTERM: the worker holds retries and parks
+                // work, which its drain hands off (per-user work to the per-user topic).
+                _ = try await ExternalProcess.run(
+                    URL(fileURLWithPath: "/usr/bin/curl"),
+                    ["-sf", "-X", "POST", "http://127.0.0.1:\(stage.mockAdminPort)/shutdown-storm?seconds=2"],
+                    timeout: .seconds(10))
+                try await Task.sleep(for: .seconds(1))
+            }
             print("rolling restart: SIGTERM to worker \(index) at \(try await stage.acceptedByMock()) accepted")
             workers[index].signal(SIGTERM)
             #expect(await workers[index].waitForExit(timeout: .seconds(40)) == 0, "worker \(index) drained, exit 0")
@@ -89,6 +109,7 @@ enum DuplicateShapes {
             let joined = try await stage.waitUntilAssigned(workers[index], timeout: .seconds(60))
             #expect(joined, "worker \(index)'s replacement holds partitions of both groups")
         }
+        try await perUser.value
         let expected = fixture.expected.delivered
         let record = try await stage.waitForDeliveries(of: expected, timeout: .seconds(300))
         let missing = expected.filter { record.acceptedCount[$0] == nil }
@@ -97,26 +118,24 @@ enum DuplicateShapes {
         for worker in workers { worker.signal(SIGTERM) }
         for worker in workers { #expect(await worker.waitForExit(timeout: .seconds(40)) == 0) }
 
-        // Per-user pushes handed back by a drain: the per-user topic's records with a `retry` member,
-        // due when written. How long after the next assignment of their partition each was accepted.
+        // Per-user pushes handed back by a drain: the per-user topic's records with a `retry` member.
+        // How long after the next assignment of their partition (or their due time) each was accepted.
         let assignments = everyWorker.flatMap { assignedAt(in: $0.stderr) }
         var handedBack: [Duration] = []
-        let result = try await stage.cluster.read(stage.priorityTopic, format: "%p\t%s\n")
+        let result = try await stage.cluster.read(stage.priorityTopic, format: "%p\t%T\t%s\n")
         for line in result.stdoutText.split(separator: "\n") where line.contains(#""retry":{"#) {
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            guard parts.count == 2,
-                let object = try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any],
+            let parts = line.split(separator: "\t", maxSplits: 2)
+            guard parts.count == 3, let written = Int64(parts[1]),
+                let object = try JSONSerialization.jsonObject(with: Data(parts[2].utf8)) as? [String: Any],
                 let tokens = object["tokens"] as? [String], let retry = object["retry"] as? [String: Any],
                 let due = (retry["due_at_ms"] as? NSNumber)?.int64Value
             else { continue }
             let partition = "\(stage.priorityTopic)[\(parts[0])]"
-            guard
-                let assigned = assignments.filter({ $0.at >= due && $0.partitions.contains(partition) }).map({ $0.at })
-                    .min()
-            else { continue }
+            let next = assignments.filter { $0.at >= written && $0.partitions.contains(partition) }.map { $0.at }
+            guard let assigned = next.min() else { continue }
             for token in tokens {
-                guard let accepted = record.firstReceivedAt[token], accepted >= due else { continue }
-                handedBack.append(.milliseconds(max(0, accepted - assigned)))
+                guard let accepted = record.firstReceivedAt[token], accepted >= written else { continue }
+                handedBack.append(.milliseconds(max(0, accepted - max(assigned, due))))
             }
         }
         handedBack.sort()
