@@ -39,7 +39,7 @@ extension WorkerCore {
         switch scope {
         case .campaign: offsets = checkpoints.offsets(nil)
         case .partitions(let partitions): offsets = checkpoints.offsets(partitions)
-        case .all: offsets = checkpoints.offsets(Set(jobs.keys).union(checkpoints.offsets(nil).keys))
+        case .all: offsets = checkpoints.allOffsets()
         }
         let now = UTCTimestamp.now().millisecondsSince1970
         for partition in Set(jobs.keys).union(offsets.keys) {

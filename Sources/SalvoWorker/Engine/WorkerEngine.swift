@@ -282,6 +282,9 @@ public final class WorkerEngine: Service, Sendable {
         checkpoints.offsets = { partitions in
             Self.offsets(of: partitions, consumers: consumers, priorityTopic: priorityTopic)
         }
+        checkpoints.allOffsets = {
+            Self.offsets(of: nil, consumers: consumers, priorityTopic: priorityTopic, perUserToo: true)
+        }
         let (configuration, loop, logger) = (self.configuration, self.eventLoop, self.logger)
         return try await loop.submit {
             let core = try WorkerCore(
@@ -295,11 +298,14 @@ public final class WorkerEngine: Service, Sendable {
     }
 
     /// What the lane consumers completed beyond their commits (``CheckpointAccess/offsets``): nil
-    /// asks for the campaign consumer's partitions, a set for those partitions of either.
+    /// asks for the campaign consumer's partitions (and the per-user one's too, `perUserToo`:
+    /// ``CheckpointAccess/allOffsets``), a set for those partitions of either.
     private static func offsets(
-        of partitions: Set<SourcePosition.Partition>?, consumers: Consumers, priorityTopic: String
+        of partitions: Set<SourcePosition.Partition>?, consumers: Consumers, priorityTopic: String,
+        perUserToo: Bool = false
     ) -> [SourcePosition.Partition: PartitionCheckpoint.Offsets] {
-        var asked: [(KafkaConsumer, [KafkaTopicPartition]?)] = [(consumers.campaign, nil)]
+        var asked: [(KafkaConsumer, [KafkaTopicPartition]?)] =
+            [(consumers.campaign, nil)] + (perUserToo ? [(consumers.priority, nil)] : [])
         if let partitions {
             let kafka = partitions.map { KafkaTopicPartition(topic: $0.topic, partition: $0.partition) }
             asked = [

@@ -19,5 +19,9 @@ struct CheckpointAccess: Sendable {
     var offsets: @Sendable (Set<SourcePosition.Partition>?) -> [SourcePosition.Partition: PartitionCheckpoint.Offsets] =
         { _ in [:] }
 
+    /// What both lane consumers completed beyond their commits, on every partition they track
+    /// (a drain's final checkpoints).
+    var allOffsets: @Sendable () -> [SourcePosition.Partition: PartitionCheckpoint.Offsets] = { [:] }
+
     static let none = CheckpointAccess(lookup: { _ in nil }, newestWrite: { _ in .min }, topic: nil, group: { _ in "" })
 }
